@@ -1,0 +1,105 @@
+/*
+ * react/controller.h - REACT's feedback loop (paper sections 5.2 - 5.4).
+ *
+ * One API for every backend (flow-level simulator, ns-3, GPU runtime):
+ *
+ *     react_ctl_t *ctl;
+ *     react_ctl_create(initial_pattern, &params, &ctl);
+ *     for (epoch = 0; epoch < E; epoch++) {
+ *         const react_pattern_t *pat = react_ctl_pattern_for(ctl, epoch);
+ *         ... run one epoch of `pat`, measure fct[i] of every flow i ...
+ *         react_decision_t d;
+ *         react_ctl_observe(ctl, epoch, fct, pat->nflows, epoch_time, &d);
+ *         // d.changed: a new pattern applies from epoch d.apply_epoch
+ *     }
+ *
+ * Epochs must be observed in order, each once, with the FCTs of the pattern
+ * react_ctl_pattern_for() returned for that epoch.  At the end of every batch
+ * of B epochs run with one pattern, observe() decides (detection, critical
+ * paths, transforms, estimate, revert); a decision applies `apply_delay`
+ * epochs later, so the job never waits for it.  Every pattern the controller
+ * hands out has passed the semantic check: a violation is returned as
+ * REACT_ESEMANTIC from observe(), never handed out.
+ *
+ * The controller is deterministic: the same initial pattern, parameters
+ * (seed included) and observations give the same decisions and log, bit for bit.
+ * No global state: any number of controllers may live in one process.
+ */
+#ifndef REACT_CONTROLLER_H
+#define REACT_CONTROLLER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "react/pattern.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* REACT's tunables: the paper's Table 3, with its defaults. */
+typedef struct react_params {
+	int batch_epochs;    /* B: epochs per batch (6) */
+	double delta1;       /* delta_1: steady congestion threshold (0.2) */
+	double delta2;       /* delta_2: erratic congestion threshold, normalised std (0.15) */
+	int trials;          /* K_t: transforms tried per batch (15) */
+	int trials_growth;   /* added to K_t after every batch (1) */
+	int max_accepted;    /* K_max of Algorithm 1: transforms accepted per batch (4) */
+	double epsilon;      /* epsilon: minimum estimated improvement (0.05) */
+	int history_epochs;  /* H: epochs of FCT history kept (60) */
+	int explore_rounds;  /* E_max: quiet batches before exploration stops / is forced (5) */
+	int max_attempts;    /* A_max: exploration attempts after which the pattern is kept (see .c) */
+	double revert_tau;   /* tau_r: required observed improvement, else revert (0.05) */
+	int apply_delay;     /* D: epochs between decision and use (5) */
+	uint64_t seed;       /* every random choice derives from it */
+} react_params_t;
+
+/* Fill with the paper's defaults. */
+void react_params_default(react_params_t *p);
+/* REACT_EINVAL with `why` naming the field when a value is impossible. */
+react_status_t react_params_validate(const react_params_t *p, char *why, size_t whylen);
+
+typedef struct react_ctl react_ctl_t;
+
+/* initial: copied (the caller keeps its pattern); must pass the semantic check.
+ * params: copied.  out: the new controller. */
+react_status_t react_ctl_create(const react_pattern_t *initial, const react_params_t *params,
+                                react_ctl_t **out);
+void react_ctl_destroy(react_ctl_t *ctl);
+
+/* The pattern to run at `epoch` (owned by the controller; valid until the
+ * controller is destroyed). */
+const react_pattern_t *react_ctl_pattern_for(const react_ctl_t *ctl, int64_t epoch);
+
+typedef struct react_decision {
+	int changed;                    /* 1 when a new pattern was scheduled */
+	int reverted;                   /* 1 when the change is a revert */
+	int64_t apply_epoch;            /* first epoch that runs `pattern` */
+	const react_pattern_t *pattern; /* owned by the controller */
+} react_decision_t;
+
+/* Record one epoch.  fct_s[i]: completion time in seconds of flow i of the
+ * pattern that ran (> 0); nflows must equal its flow count; epoch_time_s: the
+ * collective's time that epoch.  decision (may be NULL): filled when this
+ * epoch closed a batch.  REACT_EINVAL on an out-of-order epoch or bad data. */
+react_status_t react_ctl_observe(react_ctl_t *ctl, int64_t epoch, const double *fct_s,
+                                 size_t nflows, double epoch_time_s, react_decision_t *decision);
+
+/* Decision log: one JSON object per line and per batch (epoch, congested
+ * flows with type, candidates with estimated gain, accepted/reverted, why).
+ * f may be NULL to stop logging.  The controller does not close it. */
+void react_ctl_set_log(react_ctl_t *ctl, FILE *f);
+
+/* Counters for reports. */
+typedef struct react_ctl_stats {
+	int64_t batches;
+	int64_t changes;   /* patterns scheduled, reverts included */
+	int64_t reverts;
+	int64_t candidates_estimated;
+} react_ctl_stats_t;
+void react_ctl_stats(const react_ctl_t *ctl, react_ctl_stats_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
