@@ -45,6 +45,31 @@ typedef struct react_topology {
 
 void react_topology_destroy(react_topology_t *t);
 
+/* Builders.  rate_bps / delay_s apply to every link.  out: the new topology.
+ * Errors: REACT_EINVAL for impossible parameters, REACT_EIO/REACT_EPARSE for
+ * files, with `err` naming the file, line and what was expected. */
+/* N hosts on one switch. */
+react_status_t react_topo_star(int32_t nhosts, double rate_bps, double delay_s,
+                               react_topology_t **out);
+/* Three-tier fat-tree of even parameter k: k^3/4 hosts (k = 8: 128). */
+react_status_t react_topo_fattree(int32_t k, double rate_bps, double delay_s,
+                                  react_topology_t **out);
+/* From the Alibaba cluster CSV (ip,DSW,PSW,ASW).  nhosts: keep the first
+ * nhosts hosts in the file's ToR order (0: all); aggs_per_tor: aggregation
+ * switches each ToR connects to (the paper's variant: 3). */
+react_status_t react_topo_alibaba(const char *csv_path, int32_t nhosts, int32_t aggs_per_tor,
+                                  double rate_bps, double delay_s, react_topology_t **out,
+                                  char *err, size_t errlen);
+/* Read a topology file: the project's own format or the HPCC/ASTRA-sim/SimAI
+ * plain-text format (detected from the content). */
+react_status_t react_topo_read(const char *path, react_topology_t **out, char *err,
+                               size_t errlen);
+/* Write in the project's own format (atomically). */
+react_status_t react_topo_write(const react_topology_t *t, const char *path, char *err,
+                                size_t errlen);
+/* Index of the link joining nodes a and b, or -1. */
+int32_t react_topo_find_link(const react_topology_t *t, int32_t a, int32_t b);
+
 #ifdef __cplusplus
 }
 #endif
