@@ -1,0 +1,631 @@
+/*
+ * pattern.c - the TEN pattern model: creation, validation, the derived index.
+ *
+ * The index is built in O(F + N*T + sum of nchunks over flows) time and
+ * memory for F flows, N ranks and T steps:
+ *   - step offsets (flows are sorted by step),
+ *   - per-(step, rank) CSR of sent and received flow ids (the degrees are the
+ *     row lengths),
+ *   - chunk graphs: union-find over the data chunks that a flow carries
+ *     together, numbered in order of their lowest chunk,
+ *   - predecessor CSR: for each flow f, the flows g with g.dst == f.src,
+ *     g.step < f.step and a data chunk in common.  It is filled by scanning
+ *     the steps in order with one running list of received flows per
+ *     (rank, chunk); the lists only hold earlier steps when a step is read.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "react/pattern.h"
+#include "pattern_internal.h"
+
+struct react_pattern_index {
+	int32_t nsteps;
+	int32_t nranks;
+	size_t *step_off;  /* nsteps + 1 */
+	uint32_t *out_off; /* nsteps * nranks + 1, into out_ids */
+	uint32_t *in_off;  /* nsteps * nranks + 1, into in_ids */
+	size_t *out_ids;   /* nflows */
+	size_t *in_ids;    /* nflows */
+	int32_t ngraphs;
+	int32_t *chunk_graph; /* nchunks */
+	size_t *pred_off;     /* nflows + 1 */
+	size_t *preds;
+};
+
+static const char *const coll_names[REACT_COLL_COUNT_] = {
+	"allreduce", "allgather", "reducescatter", "broadcast", "reduce",
+};
+static const char *const algo_names[REACT_ALGO_COUNT_] = {
+	"tree", "ring", "recdbl", "rhd", "custom",
+};
+
+const char *react_collective_name(react_collective_t c)
+{
+	return ((unsigned)c < REACT_COLL_COUNT_) ? coll_names[c] : "?";
+}
+
+const char *react_algorithm_name(react_algorithm_t a)
+{
+	return ((unsigned)a < REACT_ALGO_COUNT_) ? algo_names[a] : "?";
+}
+
+react_status_t react_collective_parse(const char *name, react_collective_t *out)
+{
+	if (!name || !out)
+		return REACT_EINVAL;
+	for (int i = 0; i < REACT_COLL_COUNT_; i++)
+		if (!strcmp(name, coll_names[i])) {
+			*out = (react_collective_t)i;
+			return REACT_OK;
+		}
+	return REACT_EINVAL;
+}
+
+react_status_t react_algorithm_parse(const char *name, react_algorithm_t *out)
+{
+	if (!name || !out)
+		return REACT_EINVAL;
+	for (int i = 0; i < REACT_ALGO_COUNT_; i++)
+		if (!strcmp(name, algo_names[i])) {
+			*out = (react_algorithm_t)i;
+			return REACT_OK;
+		}
+	return REACT_EINVAL;
+}
+
+int react_collective_is_reduction(react_collective_t c)
+{
+	return c == REACT_COLL_ALLREDUCE || c == REACT_COLL_REDUCESCATTER || c == REACT_COLL_REDUCE;
+}
+
+react_status_t react_pattern_create(react_collective_t coll, react_algorithm_t algo,
+                                    int32_t nranks, int32_t nchunks,
+                                    uint64_t message_bytes, react_pattern_t **out)
+{
+	react_pattern_t *p = NULL;
+	if (!out)
+		return REACT_EINVAL;
+	*out = NULL;
+	if ((unsigned)coll >= REACT_COLL_COUNT_ || (unsigned)algo >= REACT_ALGO_COUNT_ ||
+	    nranks < 1 || nchunks < 1)
+		return REACT_EINVAL;
+	p = calloc(1, sizeof *p);
+	if (!p)
+		return REACT_ENOMEM;
+	p->collective = coll;
+	p->algorithm = algo;
+	p->nranks = nranks;
+	p->nchunks = nchunks;
+	p->root = REACT_RANK_NONE;
+	p->message_bytes = message_bytes;
+	*out = p;
+	return REACT_OK;
+}
+
+react_status_t react_pattern_reserve_(react_pattern_t *p, size_t n)
+{
+	react_flow_t *nf;
+	if (n <= p->cap_)
+		return REACT_OK;
+	if (n > SIZE_MAX / sizeof *nf)
+		return REACT_ENOMEM;
+	nf = realloc(p->flows, n * sizeof *nf);
+	if (!nf)
+		return REACT_ENOMEM;
+	p->flows = nf;
+	p->cap_ = n;
+	return REACT_OK;
+}
+
+react_status_t react_pattern_add_flow(react_pattern_t *p, const react_flow_t *f)
+{
+	react_status_t st;
+	if (!p || !f)
+		return REACT_EINVAL;
+	if (p->nflows == p->cap_) {
+		st = react_pattern_reserve_(p, p->cap_ ? p->cap_ * 2 : 64);
+		if (st != REACT_OK)
+			return st;
+	}
+	p->flows[p->nflows++] = *f;
+	return REACT_OK;
+}
+
+static void index_free(struct react_pattern_index *ix)
+{
+	if (!ix)
+		return;
+	free(ix->step_off);
+	free(ix->out_off);
+	free(ix->in_off);
+	free(ix->out_ids);
+	free(ix->in_ids);
+	free(ix->chunk_graph);
+	free(ix->pred_off);
+	free(ix->preds);
+	free(ix);
+}
+
+void react_pattern_destroy(react_pattern_t *p)
+{
+	if (!p)
+		return;
+	index_free(p->ix_);
+	free(p->flows);
+	free(p);
+}
+
+static int32_t uf_find(int32_t *parent, int32_t x)
+{
+	while (parent[x] != x) {
+		parent[x] = parent[parent[x]];
+		x = parent[x];
+	}
+	return x;
+}
+
+/* Fill the per-(step, rank) CSR `off`/`ids` keyed by src (by_dst = 0) or dst. */
+static void build_rank_csr(const react_pattern_t *p, int by_dst, uint32_t *off, size_t *ids)
+{
+	size_t cells = (size_t)p->nsteps * (size_t)p->nranks;
+	memset(off, 0, (cells + 1) * sizeof *off);
+	for (size_t i = 0; i < p->nflows; i++) {
+		const react_flow_t *f = &p->flows[i];
+		size_t cell = (size_t)f->step * (size_t)p->nranks + (size_t)(by_dst ? f->dst : f->src);
+		off[cell + 1]++;
+	}
+	for (size_t c = 0; c < cells; c++)
+		off[c + 1] += off[c];
+	/* Fill using off[cell] as a cursor, then shift back. */
+	for (size_t i = 0; i < p->nflows; i++) {
+		const react_flow_t *f = &p->flows[i];
+		size_t cell = (size_t)f->step * (size_t)p->nranks + (size_t)(by_dst ? f->dst : f->src);
+		ids[off[cell]++] = i;
+	}
+	for (size_t c = cells; c > 0; c--)
+		off[c] = off[c - 1];
+	off[0] = 0;
+}
+
+/* Running list node: one received flow, per (rank, chunk). */
+struct pred_node {
+	uint32_t flow;
+	uint32_t next;
+};
+#define NODE_NONE UINT32_MAX
+
+static react_status_t build_preds(const react_pattern_t *p, struct react_pattern_index *ix)
+{
+	react_status_t st = REACT_ENOMEM;
+	size_t cells = (size_t)p->nranks * (size_t)p->nchunks;
+	size_t nnodes = 0, nodecap = 0, npreds = 0, predcap = 0;
+	uint32_t *head = NULL, *stamp = NULL;
+	struct pred_node *nodes = NULL;
+	size_t *preds = NULL;
+
+	for (size_t i = 0; i < p->nflows; i++)
+		nodecap += (size_t)p->flows[i].nchunks;
+	if (nodecap >= NODE_NONE) {
+		st = REACT_EUNSUPPORTED;
+		goto fail;
+	}
+	head = malloc((cells ? cells : 1) * sizeof *head);
+	stamp = malloc((p->nflows ? p->nflows : 1) * sizeof *stamp);
+	nodes = malloc((nodecap ? nodecap : 1) * sizeof *nodes);
+	ix->pred_off = malloc((p->nflows + 1) * sizeof *ix->pred_off);
+	predcap = p->nflows ? p->nflows : 1;
+	preds = malloc(predcap * sizeof *preds);
+	if (!head || !stamp || !nodes || !ix->pred_off || !preds)
+		goto fail;
+	for (size_t c = 0; c < cells; c++)
+		head[c] = NODE_NONE;
+	for (size_t i = 0; i < p->nflows; i++)
+		stamp[i] = NODE_NONE;
+
+	for (int32_t t = 0; t < p->nsteps; t++) {
+		size_t b = ix->step_off[t], e = ix->step_off[t + 1];
+		/* Read: every list holds steps < t only. */
+		for (size_t i = b; i < e; i++) {
+			const react_flow_t *f = &p->flows[i];
+			ix->pred_off[i] = npreds;
+			for (int32_t c = f->chunk; c < f->chunk + f->nchunks; c++) {
+				uint32_t n = head[(size_t)f->src * (size_t)p->nchunks + (size_t)c];
+				for (; n != NODE_NONE; n = nodes[n].next) {
+					uint32_t g = nodes[n].flow;
+					if (stamp[g] == (uint32_t)i)
+						continue;
+					stamp[g] = (uint32_t)i;
+					if (npreds == predcap) {
+						size_t *np = realloc(preds, predcap * 2 * sizeof *np);
+						if (!np)
+							goto fail;
+						preds = np;
+						predcap *= 2;
+					}
+					preds[npreds++] = g;
+				}
+			}
+		}
+		/* Write: the flows of step t arrive at their receivers. */
+		for (size_t i = b; i < e; i++) {
+			const react_flow_t *f = &p->flows[i];
+			for (int32_t c = f->chunk; c < f->chunk + f->nchunks; c++) {
+				size_t cell = (size_t)f->dst * (size_t)p->nchunks + (size_t)c;
+				nodes[nnodes].flow = (uint32_t)i;
+				nodes[nnodes].next = head[cell];
+				head[cell] = (uint32_t)nnodes;
+				nnodes++;
+			}
+		}
+	}
+	ix->pred_off[p->nflows] = npreds;
+	ix->preds = preds;
+	preds = NULL;
+	st = REACT_OK;
+fail:
+	free(head);
+	free(stamp);
+	free(nodes);
+	free(preds);
+	return st;
+}
+
+static react_status_t build_index(react_pattern_t *p)
+{
+	react_status_t st = REACT_ENOMEM;
+	struct react_pattern_index *ix = NULL;
+	int32_t *uf = NULL;
+	size_t cells;
+
+	if (p->nflows >= UINT32_MAX) {
+		st = REACT_EUNSUPPORTED;
+		goto fail;
+	}
+	ix = calloc(1, sizeof *ix);
+	if (!ix)
+		goto fail;
+	ix->nsteps = p->nsteps;
+	ix->nranks = p->nranks;
+	cells = (size_t)p->nsteps * (size_t)p->nranks;
+
+	ix->step_off = calloc((size_t)p->nsteps + 1, sizeof *ix->step_off);
+	ix->out_off = malloc((cells + 1) * sizeof *ix->out_off);
+	ix->in_off = malloc((cells + 1) * sizeof *ix->in_off);
+	ix->out_ids = malloc((p->nflows ? p->nflows : 1) * sizeof *ix->out_ids);
+	ix->in_ids = malloc((p->nflows ? p->nflows : 1) * sizeof *ix->in_ids);
+	ix->chunk_graph = malloc((size_t)p->nchunks * sizeof *ix->chunk_graph);
+	uf = malloc((size_t)p->nchunks * sizeof *uf);
+	if (!ix->step_off || !ix->out_off || !ix->in_off || !ix->out_ids || !ix->in_ids ||
+	    !ix->chunk_graph || !uf)
+		goto fail;
+
+	for (size_t i = 0; i < p->nflows; i++)
+		ix->step_off[p->flows[i].step + 1]++;
+	for (int32_t t = 0; t < p->nsteps; t++)
+		ix->step_off[t + 1] += ix->step_off[t];
+
+	build_rank_csr(p, 0, ix->out_off, ix->out_ids);
+	build_rank_csr(p, 1, ix->in_off, ix->in_ids);
+
+	/* Chunk graphs. */
+	for (int32_t c = 0; c < p->nchunks; c++)
+		uf[c] = c;
+	for (size_t i = 0; i < p->nflows; i++) {
+		const react_flow_t *f = &p->flows[i];
+		int32_t r0 = uf_find(uf, f->chunk);
+		for (int32_t c = f->chunk + 1; c < f->chunk + f->nchunks; c++) {
+			int32_t rc = uf_find(uf, c);
+			if (rc != r0) {
+				/* keep the lower chunk as representative */
+				if (rc < r0) {
+					uf[r0] = rc;
+					r0 = rc;
+				} else {
+					uf[rc] = r0;
+				}
+			}
+		}
+	}
+	ix->ngraphs = 0;
+	for (int32_t c = 0; c < p->nchunks; c++) {
+		int32_t r = uf_find(uf, c);
+		if (r == c)
+			ix->chunk_graph[c] = ix->ngraphs++;
+		else
+			ix->chunk_graph[c] = ix->chunk_graph[r];
+	}
+
+	st = build_preds(p, ix);
+	if (st != REACT_OK)
+		goto fail;
+
+	index_free(p->ix_);
+	p->ix_ = ix;
+	free(uf);
+	return REACT_OK;
+fail:
+	index_free(ix);
+	free(uf);
+	return st;
+}
+
+static void set_why(char *why, size_t whylen, size_t i, const char *field, const char *what)
+{
+	if (why && whylen)
+		snprintf(why, whylen, "flows[%zu].%s: %s", i, field, what);
+}
+
+react_status_t react_pattern_finalize(react_pattern_t *p, char *why, size_t whylen)
+{
+	react_status_t st = REACT_EINVAL;
+	int32_t maxstep = -1;
+	int sorted = 1;
+	react_flow_t *tmp = NULL;
+	size_t *cnt = NULL;
+
+	if (why && whylen)
+		why[0] = '\0';
+	if (!p)
+		goto fail;
+	for (size_t i = 0; i < p->nflows; i++) {
+		const react_flow_t *f = &p->flows[i];
+		if (f->step < 0) {
+			set_why(why, whylen, i, "step", "must be >= 0");
+			goto fail;
+		}
+		if (f->src < 0 || f->src >= p->nranks) {
+			set_why(why, whylen, i, "src", "rank out of range");
+			goto fail;
+		}
+		if (f->dst < 0 || f->dst >= p->nranks) {
+			set_why(why, whylen, i, "dst", "rank out of range");
+			goto fail;
+		}
+		if (f->src == f->dst) {
+			set_why(why, whylen, i, "dst", "equals src");
+			goto fail;
+		}
+		if (f->nchunks < 1) {
+			set_why(why, whylen, i, "nchunks", "must be >= 1");
+			goto fail;
+		}
+		if (f->chunk < 0 || f->chunk >= p->nchunks ||
+		    (int64_t)f->chunk + f->nchunks > p->nchunks) {
+			set_why(why, whylen, i, "chunk", "chunk range outside the pattern's chunks");
+			goto fail;
+		}
+		if (f->op != REACT_RECV_STORE && f->op != REACT_RECV_REDUCE) {
+			set_why(why, whylen, i, "op", "must be store or reduce");
+			goto fail;
+		}
+		if (i > 0 && f->step < p->flows[i - 1].step)
+			sorted = 0;
+		if (f->step > maxstep)
+			maxstep = f->step;
+	}
+	p->nsteps = maxstep + 1;
+	if (!sorted) {
+		/* Stable counting sort by step. */
+		st = REACT_ENOMEM;
+		tmp = malloc(p->nflows * sizeof *tmp);
+		cnt = calloc((size_t)p->nsteps + 1, sizeof *cnt);
+		if (!tmp || !cnt)
+			goto fail;
+		for (size_t i = 0; i < p->nflows; i++)
+			cnt[p->flows[i].step + 1]++;
+		for (int32_t t = 0; t < p->nsteps; t++)
+			cnt[t + 1] += cnt[t];
+		for (size_t i = 0; i < p->nflows; i++)
+			tmp[cnt[p->flows[i].step]++] = p->flows[i];
+		memcpy(p->flows, tmp, p->nflows * sizeof *tmp);
+	}
+	st = build_index(p);
+	if (st != REACT_OK && why && whylen)
+		snprintf(why, whylen, "building the pattern index: %s", react_status_str(st));
+fail:
+	free(tmp);
+	free(cnt);
+	return st;
+}
+
+react_status_t react_pattern_reindex(react_pattern_t *p)
+{
+	if (!p)
+		return REACT_EINVAL;
+	for (size_t i = 0; i < p->nflows; i++) {
+		const react_flow_t *f = &p->flows[i];
+		if (f->src < 0 || f->src >= p->nranks || f->dst < 0 || f->dst >= p->nranks ||
+		    f->src == f->dst)
+			return REACT_EINVAL;
+	}
+	return build_index(p);
+}
+
+react_status_t react_pattern_clone(const react_pattern_t *p, react_pattern_t **out)
+{
+	react_status_t st;
+	react_pattern_t *q = NULL;
+	if (!p || !out)
+		return REACT_EINVAL;
+	*out = NULL;
+	st = react_pattern_create(p->collective, p->algorithm, p->nranks, p->nchunks,
+	                          p->message_bytes, &q);
+	if (st != REACT_OK)
+		goto fail;
+	q->root = p->root;
+	st = react_pattern_reserve_(q, p->nflows ? p->nflows : 1);
+	if (st != REACT_OK)
+		goto fail;
+	if (p->nflows)
+		memcpy(q->flows, p->flows, p->nflows * sizeof *q->flows);
+	q->nflows = p->nflows;
+	q->nsteps = p->nsteps;
+	if (p->ix_) {
+		st = react_pattern_finalize(q, NULL, 0);
+		if (st != REACT_OK)
+			goto fail;
+	}
+	*out = q;
+	return REACT_OK;
+fail:
+	react_pattern_destroy(q);
+	return st;
+}
+
+static int flow_equal(const react_flow_t *a, const react_flow_t *b)
+{
+	return a->step == b->step && a->src == b->src && a->dst == b->dst && a->chunk == b->chunk &&
+	       a->nchunks == b->nchunks && a->bytes == b->bytes && a->op == b->op;
+}
+
+int react_pattern_equal(const react_pattern_t *a, const react_pattern_t *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->collective != b->collective || a->algorithm != b->algorithm ||
+	    a->nranks != b->nranks || a->nsteps != b->nsteps || a->nchunks != b->nchunks ||
+	    a->root != b->root || a->message_bytes != b->message_bytes || a->nflows != b->nflows)
+		return 0;
+	for (size_t i = 0; i < a->nflows; i++)
+		if (!flow_equal(&a->flows[i], &b->flows[i]))
+			return 0;
+	return 1;
+}
+
+static uint64_t fnv_u64(uint64_t h, uint64_t v)
+{
+	for (int i = 0; i < 8; i++) {
+		h ^= (v >> (8 * i)) & 0xffu;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+uint64_t react_pattern_hash(const react_pattern_t *p)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	if (!p)
+		return h;
+	h = fnv_u64(h, (uint64_t)p->collective);
+	h = fnv_u64(h, (uint64_t)p->algorithm);
+	h = fnv_u64(h, (uint64_t)(uint32_t)p->nranks);
+	h = fnv_u64(h, (uint64_t)(uint32_t)p->nsteps);
+	h = fnv_u64(h, (uint64_t)(uint32_t)p->nchunks);
+	h = fnv_u64(h, (uint64_t)(uint32_t)p->root);
+	h = fnv_u64(h, p->message_bytes);
+	h = fnv_u64(h, (uint64_t)p->nflows);
+	for (size_t i = 0; i < p->nflows; i++) {
+		const react_flow_t *f = &p->flows[i];
+		h = fnv_u64(h, (uint64_t)(uint32_t)f->step);
+		h = fnv_u64(h, (uint64_t)(uint32_t)f->src);
+		h = fnv_u64(h, (uint64_t)(uint32_t)f->dst);
+		h = fnv_u64(h, (uint64_t)(uint32_t)f->chunk);
+		h = fnv_u64(h, (uint64_t)(uint32_t)f->nchunks);
+		h = fnv_u64(h, f->bytes);
+		h = fnv_u64(h, (uint64_t)f->op);
+	}
+	return h;
+}
+
+/* ---- derived queries ---- */
+
+static int cell_ok(const react_pattern_t *p, react_step_t t, react_rank_t r)
+{
+	return p && p->ix_ && t >= 0 && t < p->ix_->nsteps && r >= 0 && r < p->ix_->nranks;
+}
+
+size_t react_pattern_step_begin(const react_pattern_t *p, react_step_t t)
+{
+	if (!p || !p->ix_ || t < 0)
+		return 0;
+	if (t > p->ix_->nsteps)
+		t = p->ix_->nsteps;
+	return p->ix_->step_off[t];
+}
+
+int32_t react_pattern_out_degree(const react_pattern_t *p, react_step_t t, react_rank_t r)
+{
+	size_t c;
+	if (!cell_ok(p, t, r))
+		return 0;
+	c = (size_t)t * (size_t)p->ix_->nranks + (size_t)r;
+	return (int32_t)(p->ix_->out_off[c + 1] - p->ix_->out_off[c]);
+}
+
+int32_t react_pattern_in_degree(const react_pattern_t *p, react_step_t t, react_rank_t r)
+{
+	size_t c;
+	if (!cell_ok(p, t, r))
+		return 0;
+	c = (size_t)t * (size_t)p->ix_->nranks + (size_t)r;
+	return (int32_t)(p->ix_->in_off[c + 1] - p->ix_->in_off[c]);
+}
+
+int32_t react_pattern_flow_degree(const react_pattern_t *p, size_t f)
+{
+	int32_t o, i;
+	if (!p || !p->ix_ || f >= p->nflows)
+		return 0;
+	o = react_pattern_out_degree(p, p->flows[f].step, p->flows[f].src);
+	i = react_pattern_in_degree(p, p->flows[f].step, p->flows[f].dst);
+	return o > i ? o : i;
+}
+
+int32_t react_pattern_ngraphs(const react_pattern_t *p)
+{
+	return (p && p->ix_) ? p->ix_->ngraphs : 0;
+}
+
+int32_t react_pattern_chunk_graph(const react_pattern_t *p, int32_t chunk)
+{
+	if (!p || !p->ix_ || chunk < 0 || chunk >= p->nchunks)
+		return -1;
+	return p->ix_->chunk_graph[chunk];
+}
+
+int32_t react_pattern_flow_graph(const react_pattern_t *p, size_t f)
+{
+	if (!p || !p->ix_ || f >= p->nflows)
+		return -1;
+	return p->ix_->chunk_graph[p->flows[f].chunk];
+}
+
+size_t react_pattern_preds(const react_pattern_t *p, size_t f, const size_t **preds)
+{
+	if (preds)
+		*preds = NULL;
+	if (!p || !p->ix_ || f >= p->nflows)
+		return 0;
+	if (preds)
+		*preds = p->ix_->preds + p->ix_->pred_off[f];
+	return p->ix_->pred_off[f + 1] - p->ix_->pred_off[f];
+}
+
+size_t react_pattern_rank_out(const react_pattern_t *p, react_step_t t, react_rank_t r,
+                              const size_t **ids)
+{
+	size_t c;
+	if (ids)
+		*ids = NULL;
+	if (!cell_ok(p, t, r))
+		return 0;
+	c = (size_t)t * (size_t)p->ix_->nranks + (size_t)r;
+	if (ids)
+		*ids = p->ix_->out_ids + p->ix_->out_off[c];
+	return p->ix_->out_off[c + 1] - p->ix_->out_off[c];
+}
+
+size_t react_pattern_rank_in(const react_pattern_t *p, react_step_t t, react_rank_t r,
+                             const size_t **ids)
+{
+	size_t c;
+	if (ids)
+		*ids = NULL;
+	if (!cell_ok(p, t, r))
+		return 0;
+	c = (size_t)t * (size_t)p->ix_->nranks + (size_t)r;
+	if (ids)
+		*ids = p->ix_->in_ids + p->ix_->in_off[c];
+	return p->ix_->in_off[c + 1] - p->ix_->in_off[c];
+}
