@@ -58,6 +58,15 @@ typedef struct react_params {
 void react_params_default(react_params_t *p);
 /* REACT_EINVAL with `why` naming the field when a value is impossible. */
 react_status_t react_params_validate(const react_params_t *p, char *why, size_t whylen);
+/* Set one parameter from text ("trials", "20"), as --set key=value does.
+ * REACT_EINVAL with `why` naming the key and what was expected; p is left
+ * unchanged on failure. */
+react_status_t react_params_set(react_params_t *p, const char *key, const char *value,
+                                char *why, size_t whylen);
+/* The parameter table, for help texts: entry i (0 .. count-1); -1 past the end. */
+size_t react_params_count(void);
+int react_params_describe(size_t i, const char **name, const char **symbol, const char **unit,
+                          double *def, const char **what);
 
 typedef struct react_ctl react_ctl_t;
 

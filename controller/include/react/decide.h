@@ -1,0 +1,75 @@
+/*
+ * react/decide.h - one decision of section 5.4.1 (the paper's Algorithm 1),
+ * as a function of plain data, used by the controller and by tests.
+ */
+#ifndef REACT_DECIDE_H
+#define REACT_DECIDE_H
+
+#include <stdio.h>
+
+#include "react/detect.h"
+#include "react/equiv.h"
+#include "react/pattern.h"
+#include "react/transform.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Estimated time of a candidate pattern g (lower is better); the estimate
+ * of the current pattern and of a candidate must be comparable. */
+typedef react_status_t (*react_estimate_fn)(void *ctx, const react_pattern_t *g, double *out);
+
+/* FCT history of the last H epochs (section 5.4.1).  Each observed FCT is
+ * stored normalised as fct / (bytes x k_f): a flow sharing its busiest
+ * endpoint with k_f - 1 others at rate 1/k_f takes about bytes x k_f / rate,
+ * so the normalised value estimates the pair's inverse rate. */
+typedef struct react_history react_history_t;
+react_status_t react_history_create(int32_t nranks, int H, react_history_t **out);
+void react_history_destroy(react_history_t *h);
+/* Record one epoch of pattern p (fct: p->nflows values > 0); the oldest
+ * epoch beyond H is deleted. */
+react_status_t react_history_add(react_history_t *h, const react_pattern_t *p, const double *fct);
+/* Mean normalised FCT of pair (src, dst); 0 when the pair was never seen. */
+int react_history_pair(const react_history_t *h, react_rank_t src, react_rank_t dst, double *mean);
+int react_history_epochs(const react_history_t *h);
+
+typedef struct react_candidate_log {
+	react_xform_t xf;
+	double est_gain;     /* 1 - est(candidate) / est(current) */
+	int accepted;
+} react_candidate_log_t;
+
+typedef struct react_decide_in {
+	const react_pattern_t *g0;   /* pattern that ran the batch */
+	const double *fct;           /* B x nflows */
+	int B;
+	const react_cong_t *cong;    /* nflows verdicts of react_detect */
+	const react_equiv_t *equiv;  /* position-equivalent sets of g0's structure, or NULL */
+	int trials;                  /* K_t */
+	int max_accepted;            /* K_max */
+	double epsilon;
+	int explore_all;             /* 1: with no congested vertex, try the critical-path vertices */
+	const uint64_t *rejected;    /* hashes of patterns not to produce again */
+	size_t nrejected;
+	const react_history_t *history; /* for the path estimate, may be NULL */
+	react_estimate_fn estimate;  /* NULL: the critical-path estimate of 5.4.1 (see decide.c) */
+	void *estimate_ctx;
+	void *rng;                   /* gsl_rng *, the caller's */
+} react_decide_in_t;
+
+typedef struct react_decide_out {
+	react_pattern_t *g1;         /* new pattern (caller destroys) or NULL when unchanged */
+	react_candidate_log_t *cands;/* malloc'd, caller frees */
+	size_t ncands;
+	size_t nvertices;            /* congested vertices on a critical path */
+} react_decide_out_t;
+
+/* Every accepted candidate passed the semantic check; the final pattern is
+ * checked again and REACT_ESEMANTIC returned (never g1) if it fails. */
+react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

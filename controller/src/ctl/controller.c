@@ -1,0 +1,416 @@
+/*
+ * controller.c - REACT's feedback loop over batches of epochs (5.4.2).
+ *
+ * States: a BASE pattern G0 runs batches; at the end of a batch with
+ * congestion (or a forced exploration) react_decide() may produce G1, which
+ * is scheduled `apply_delay` epochs later and is then UNDER TEST for one
+ * batch.  Epochs between a decision and its apply epoch still run the old
+ * pattern: their FCTs go into the history, not into a batch.
+ *
+ * Revert rule (reading of "we expect each modification to provide at least
+ * 5% improvement"): G1 is kept only if
+ *     mean(epoch time over G1's batch) * (1 + tau_r) < mean(epoch time over G0's last batch)
+ * otherwise G0 is scheduled again, G1's hash is remembered as tried for this
+ * G0 (react_decide never proposes it again), and the next batch of G0 may
+ * explore other transforms.  After a keep, congestion left in G1 is
+ * resolved in the same decision.
+ *
+ * E_max: an exploratory round is a batch whose decision scheduled a change.
+ * After E_max consecutive exploratory rounds without a kept improvement,
+ * exploration stops (the current pattern is kept).  If no exploration ran
+ * for E_max batches, the next batch forces one (with no congested vertex it
+ * tries the vertices of the batch-mean critical path), and exploration is
+ * enabled again.
+ * A_max: at most A_max patterns are tried (and reverted) from one base
+ * pattern; then that base is kept until a forced exploration.
+ * K_t grows by trials_growth after every batch that ran a search.
+ * Without detected congestion nothing is searched except by the forced
+ * rule, so an uncongested job keeps its pattern.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "react/check.h"
+#include "react/controller.h"
+#include "react/decide.h"
+#include "react/detect.h"
+#include "react/equiv.h"
+
+typedef struct seg {
+	int64_t apply;
+	const react_pattern_t *pat;
+} seg_t;
+
+struct react_ctl {
+	react_params_t p;
+	int trials;
+	gsl_rng *rng;
+	react_checker_t *ck;
+	react_history_t *hist;
+	FILE *log;
+
+	react_pattern_t **pats; /* every pattern ever handed out */
+	size_t npats, cappats;
+	seg_t *segs;
+	size_t nsegs, capsegs;
+
+	const react_pattern_t *base;     /* G0 */
+	double base_T;                   /* mean epoch time of G0's last batch */
+	int have_base_T;
+	const react_pattern_t *test;     /* G1 under test, or NULL */
+	react_equiv_t *equiv;            /* of `base`, lazily */
+	const react_pattern_t *equiv_of;
+	int equiv_tried;
+	uint64_t *rej;
+	size_t nrej, caprej;
+	int attempts;                    /* patterns tried from base */
+	int failed_rounds, quiet_rounds, exploring;
+
+	int64_t next_epoch, batch_open;
+	int nb;
+	double *bfct;                    /* B x F */
+	double *btime;
+	react_cong_t *cong;
+	size_t F;
+	int64_t nbatch;
+	react_ctl_stats_t st;
+};
+
+static react_status_t keep_pattern(react_ctl_t *c, react_pattern_t *p)
+{
+	if (c->npats == c->cappats) {
+		size_t n = c->cappats ? 2 * c->cappats : 8;
+		react_pattern_t **np = realloc(c->pats, n * sizeof *np);
+		if (!np)
+			return REACT_ENOMEM;
+		c->pats = np;
+		c->cappats = n;
+	}
+	c->pats[c->npats++] = p;
+	return REACT_OK;
+}
+
+static react_status_t schedule(react_ctl_t *c, int64_t apply, const react_pattern_t *p)
+{
+	if (c->nsegs == c->capsegs) {
+		size_t n = c->capsegs ? 2 * c->capsegs : 8;
+		seg_t *ns = realloc(c->segs, n * sizeof *ns);
+		if (!ns)
+			return REACT_ENOMEM;
+		c->segs = ns;
+		c->capsegs = n;
+	}
+	c->segs[c->nsegs].apply = apply;
+	c->segs[c->nsegs].pat = p;
+	c->nsegs++;
+	return REACT_OK;
+}
+
+react_status_t react_ctl_create(const react_pattern_t *initial, const react_params_t *params,
+                                react_ctl_t **out)
+{
+	react_status_t st;
+	react_ctl_t *c = NULL;
+	react_pattern_t *g0 = NULL;
+	char why[256];
+	int B;
+
+	if (!initial || !params || !out)
+		return REACT_EINVAL;
+	*out = NULL;
+	if ((st = react_params_validate(params, why, sizeof why)) != REACT_OK)
+		return st;
+	c = calloc(1, sizeof *c);
+	if (!c)
+		return REACT_ENOMEM;
+	c->p = *params;
+	c->trials = params->trials;
+	c->exploring = 1;
+	B = params->batch_epochs;
+	c->F = initial->nflows;
+	if ((st = react_checker_create(initial->nranks, initial->nchunks, &c->ck)) != REACT_OK)
+		goto fail;
+	if ((st = react_checker_run(c->ck, initial, NULL)) != REACT_OK)
+		goto fail;
+	if ((st = react_history_create(initial->nranks, params->history_epochs, &c->hist)) != REACT_OK)
+		goto fail;
+	c->rng = gsl_rng_alloc(gsl_rng_mt19937);
+	c->bfct = malloc((size_t)B * (c->F ? c->F : 1) * sizeof *c->bfct);
+	c->btime = malloc((size_t)B * sizeof *c->btime);
+	c->cong = malloc((c->F ? c->F : 1) * sizeof *c->cong);
+	if (!c->rng || !c->bfct || !c->btime || !c->cong) { st = REACT_ENOMEM; goto fail; }
+	gsl_rng_set(c->rng, (unsigned long)(params->seed ^ (params->seed >> 32)));
+	if ((st = react_pattern_clone(initial, &g0)) != REACT_OK)
+		goto fail;
+	if ((st = keep_pattern(c, g0)) != REACT_OK) {
+		react_pattern_destroy(g0);
+		goto fail;
+	}
+	if ((st = schedule(c, INT64_MIN, g0)) != REACT_OK)
+		goto fail;
+	c->base = g0;
+	*out = c;
+	return REACT_OK;
+fail:
+	react_ctl_destroy(c);
+	return st;
+}
+
+void react_ctl_destroy(react_ctl_t *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->npats; i++)
+		react_pattern_destroy(c->pats[i]);
+	free(c->pats);
+	free(c->segs);
+	free(c->rej);
+	free(c->bfct);
+	free(c->btime);
+	free(c->cong);
+	react_equiv_destroy(c->equiv);
+	react_history_destroy(c->hist);
+	react_checker_destroy(c->ck);
+	if (c->rng)
+		gsl_rng_free(c->rng);
+	free(c);
+}
+
+const react_pattern_t *react_ctl_pattern_for(const react_ctl_t *c, int64_t epoch)
+{
+	if (!c || !c->nsegs)
+		return NULL;
+	for (size_t i = c->nsegs; i-- > 0;)
+		if (c->segs[i].apply <= epoch)
+			return c->segs[i].pat;
+	return c->segs[0].pat;
+}
+
+void react_ctl_set_log(react_ctl_t *c, FILE *f)
+{
+	if (c)
+		c->log = f;
+}
+
+void react_ctl_stats(const react_ctl_t *c, react_ctl_stats_t *out)
+{
+	if (c && out)
+		*out = c->st;
+}
+
+static react_status_t add_rejected(react_ctl_t *c, uint64_t h)
+{
+	if (c->nrej == c->caprej) {
+		size_t n = c->caprej ? 2 * c->caprej : 8;
+		uint64_t *r = realloc(c->rej, n * sizeof *r);
+		if (!r)
+			return REACT_ENOMEM;
+		c->rej = r;
+		c->caprej = n;
+	}
+	c->rej[c->nrej++] = h;
+	return REACT_OK;
+}
+
+static void set_base(react_ctl_t *c, const react_pattern_t *p)
+{
+	c->base = p;
+	c->nrej = 0;
+	c->attempts = 0;
+}
+
+static void log_batch(react_ctl_t *c, int64_t epoch, const react_pattern_t *ran, double meanT,
+                      const react_decide_out_t *dout, const char *action, const char *why)
+{
+	FILE *f = c->log;
+	int first = 1;
+	if (!f)
+		return;
+	fprintf(f, "{\"epoch\":%lld,\"batch\":%lld,\"pattern_hash\":\"%016llx\",\"mean_epoch_time\":%.9g,"
+	        "\"congested\":[",
+	        (long long)epoch, (long long)c->nbatch, (unsigned long long)react_pattern_hash(ran), meanT);
+	for (size_t i = 0; i < c->F; i++) {
+		if (c->cong[i] == REACT_CONG_NONE)
+			continue;
+		fprintf(f, "%s{\"flow\":%zu,\"src\":%d,\"dst\":%d,\"step\":%d,\"type\":\"%s\"}", first ? "" : ",",
+		        i, (int)ran->flows[i].src, (int)ran->flows[i].dst, (int)ran->flows[i].step,
+		        react_cong_name(c->cong[i]));
+		first = 0;
+	}
+	fputs("],\"candidates\":[", f);
+	for (size_t i = 0; dout && i < dout->ncands; i++) {
+		const react_candidate_log_t *cl = &dout->cands[i];
+		fprintf(f, "%s{\"transform\":\"%s\",\"node\":[%d,%d],\"with\":%d,\"graph\":%d,"
+		        "\"est_gain\":%.9g,\"accepted\":%s}",
+		        i ? "," : "", react_xform_kind_name(cl->xf.kind), (int)cl->xf.step, (int)cl->xf.x,
+		        (int)cl->xf.y, (int)cl->xf.graph, cl->est_gain, cl->accepted ? "true" : "false");
+	}
+	fprintf(f, "],\"action\":\"%s\",\"why\":\"%s\"}\n", action, why);
+	fflush(f);
+}
+
+static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_pattern_t *ran,
+                                react_decision_t *d)
+{
+	react_status_t st = REACT_OK;
+	react_decide_out_t dout;
+	double meanT = 0;
+	size_t ncong = 0;
+	int B = c->p.batch_epochs, reverted = 0, forced;
+	const char *action = "none";
+	char why[256];
+	int64_t apply = epoch + 1 + c->p.apply_delay;
+	const react_pattern_t *sched = NULL;
+
+	memset(&dout, 0, sizeof dout);
+	snprintf(why, sizeof why, "no congestion detected");
+	for (int i = 0; i < B; i++)
+		meanT += c->btime[i] / B;
+	if ((st = react_detect(ran, c->bfct, B, c->p.delta1, c->p.delta2, c->cong, &ncong)) != REACT_OK)
+		goto fail;
+
+	if (c->test && ran == c->test) {
+		if (meanT * (1.0 + c->p.revert_tau) < c->base_T) {
+			action = "keep";
+			snprintf(why, sizeof why, "observed %.9g < %.9g / (1 + tau_r)", meanT, c->base_T);
+			set_base(c, c->test);
+			c->failed_rounds = 0;
+		} else {
+			action = "revert";
+			snprintf(why, sizeof why, "observed %.9g not below %.9g / (1 + tau_r)", meanT, c->base_T);
+			if ((st = add_rejected(c, react_pattern_hash(c->test))) != REACT_OK)
+				goto fail;
+			c->failed_rounds++;
+			if (c->failed_rounds >= c->p.explore_rounds)
+				c->exploring = 0;
+			sched = c->base;
+			reverted = 1;
+		}
+		c->test = NULL;
+	}
+	if (!reverted) {
+		c->base_T = meanT;
+		c->have_base_T = 1;
+		forced = c->quiet_rounds >= c->p.explore_rounds;
+		if (forced) {
+			c->exploring = 1;
+			c->failed_rounds = 0;
+			c->attempts = 0;
+		}
+		if ((ncong > 0 && c->exploring && c->attempts < c->p.max_attempts) || forced) {
+			react_decide_in_t in;
+			if (c->equiv_of != c->base) {
+				react_equiv_destroy(c->equiv);
+				c->equiv = NULL;
+				st = react_equiv_fast(c->base, &c->equiv);
+				if (st == REACT_EUNSUPPORTED)
+					st = REACT_OK; /* too large: no position swaps */
+				if (st != REACT_OK)
+					goto fail;
+				c->equiv_of = c->base;
+			}
+			memset(&in, 0, sizeof in);
+			in.g0 = c->base;
+			in.fct = c->bfct;
+			in.B = B;
+			in.cong = c->cong;
+			in.equiv = c->equiv;
+			in.trials = c->trials;
+			in.max_accepted = c->p.max_accepted;
+			in.epsilon = c->p.epsilon;
+			in.explore_all = forced;
+			in.rejected = c->rej;
+			in.nrejected = c->nrej;
+			in.history = c->hist;
+			in.rng = c->rng;
+			if ((st = react_decide(&in, &dout)) != REACT_OK)
+				goto fail;
+			c->quiet_rounds = 0;
+			c->trials += c->p.trials_growth;
+			c->st.candidates_estimated += (int64_t)dout.ncands;
+			if (dout.g1) {
+				/* every pattern handed out passes the check */
+				if (react_checker_run(c->ck, dout.g1, NULL) != REACT_OK) {
+					st = REACT_ESEMANTIC;
+					goto fail;
+				}
+				if ((st = keep_pattern(c, dout.g1)) != REACT_OK)
+					goto fail;
+				sched = dout.g1;
+				c->test = dout.g1;
+				dout.g1 = NULL;
+				c->attempts++;
+				{
+					const char *msg = forced ? "forced exploration: new pattern under test"
+					                         : "estimated improvement: new pattern under test";
+					if (strcmp(action, "keep") == 0)
+						snprintf(why + strlen(why), sizeof why - strlen(why), "; %s", msg);
+					else
+						snprintf(why, sizeof why, "%s", msg);
+				}
+				action = "change";
+			} else if (strcmp(action, "keep") != 0) {
+				snprintf(why, sizeof why, "%s", dout.nvertices ? "no transform passed the estimate"
+				                                                : "no congested vertex on a critical path");
+			}
+		} else {
+			c->quiet_rounds++;
+			if (ncong > 0 && strcmp(action, "keep") != 0)
+				snprintf(why, sizeof why, "%s", !c->exploring ? "exploration stopped (E_max)"
+				                                               : "attempts exhausted (A_max)");
+		}
+	}
+	if (sched) {
+		if ((st = schedule(c, apply, sched)) != REACT_OK)
+			goto fail;
+		c->st.changes++;
+		if (reverted)
+			c->st.reverts++;
+		c->batch_open = apply;
+		if (d) {
+			d->changed = 1;
+			d->reverted = reverted;
+			d->apply_epoch = apply;
+			d->pattern = sched;
+		}
+	} else {
+		c->batch_open = epoch + 1;
+	}
+	c->st.batches++;
+	log_batch(c, epoch, ran, meanT, &dout, action, why);
+	c->nbatch++;
+	c->nb = 0;
+fail:
+	free(dout.cands);
+	react_pattern_destroy(dout.g1);
+	return st;
+}
+
+react_status_t react_ctl_observe(react_ctl_t *c, int64_t epoch, const double *fct_s,
+                                 size_t nflows, double epoch_time_s, react_decision_t *d)
+{
+	const react_pattern_t *ran;
+	react_status_t st;
+	if (d)
+		memset(d, 0, sizeof *d);
+	if (!c || !fct_s || epoch != c->next_epoch || nflows != c->F || !(epoch_time_s >= 0) ||
+	    !isfinite(epoch_time_s))
+		return REACT_EINVAL;
+	for (size_t i = 0; i < nflows; i++)
+		if (!(fct_s[i] > 0) || !isfinite(fct_s[i]))
+			return REACT_EINVAL;
+	ran = react_ctl_pattern_for(c, epoch);
+	if ((st = react_history_add(c->hist, ran, fct_s)) != REACT_OK)
+		return st;
+	c->next_epoch++;
+	if (epoch < c->batch_open)
+		return REACT_OK; /* between a decision and its apply epoch */
+	memcpy(c->bfct + (size_t)c->nb * c->F, fct_s, c->F * sizeof *fct_s);
+	c->btime[c->nb++] = epoch_time_s;
+	if (c->nb == c->p.batch_epochs)
+		return end_batch(c, epoch, ran, d);
+	return REACT_OK;
+}

@@ -1,0 +1,411 @@
+/*
+ * decide.c - one decision after a batch (section 5.4.1, Algorithm 1 of A.5).
+ *
+ *  1. Critical paths: B per-epoch paths and one on the batch-mean FCTs.
+ *  2. Candidates X: vertices (step, src) and (step + 1, dst) of congested
+ *     flows that lie on at least one critical path, sorted by the number of
+ *     steady-congested incident flows, then congested incident flows (both
+ *     descending), then (step, rank).
+ *  3. For each x (while u < K_t trials and c < K_max accepted): the viable
+ *     swaps of x's rank r, in priority order POSITION (members of r's
+ *     position-equivalent set) > CHUNK (r with any rank, in the graph of
+ *     x's congested flow) > GLOBAL; inside each kind, degree-lowering swaps
+ *     (green) before the others (yellow); random order inside a class
+ *     (the caller's seeded RNG).  Each trial is checked semantically and
+ *     estimated; the first with est * (1 + epsilon) < est(current) is
+ *     accepted and the search moves to the next x.
+ *  Choice (Algorithm 1 recomputes X on G' with old FCTs): X is kept from
+ *  step 2, since estimates use the old critical paths anyway (footnote 5).
+ *  Steady-congested ranks whose vertex got an accepted swap are removed from
+ *  the viable sets of later candidates.
+ *
+ * Default estimate (5.4.1): each of the B + 1 old critical paths is re-timed
+ * on the candidate: a flow with the same src, dst and degree keeps its
+ * observed weight; an affected flow is estimated as history mean of its
+ * (src, dst) pair x bytes x new degree; a pair never observed gets the
+ * median of fct / bytes over the batch-mean FCTs of flows of the same new
+ * degree, x bytes (no such flow: the median of fct / (bytes x degree) over
+ * all flows, x bytes x degree).  Estimate = mean of the path times.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "react/check.h"
+#include "react/critpath.h"
+#include "react/decide.h"
+
+typedef struct vtx {
+	react_step_t t;
+	react_rank_t r;
+	int32_t graph;   /* graph of its first congested incident flow */
+	int ncong, nsteady;
+} vtx_t;
+
+typedef struct pathest {
+	const react_pattern_t *g0;
+	const react_history_t *hist;
+	size_t npaths;
+	size_t *plen;
+	size_t **path;
+	double **w;          /* weights of the path flows */
+	double *med_deg;     /* median fct/bytes per degree, NAN when none */
+	int32_t maxdeg;
+	double med_all;      /* median fct/(bytes*deg) */
+} pathest_t;
+
+static double est_flow(const pathest_t *pe, const react_pattern_t *g, size_t f)
+{
+	double m, b = (double)g->flows[f].bytes;
+	int32_t k = react_pattern_flow_degree(g, f);
+	if (react_history_pair(pe->hist, g->flows[f].src, g->flows[f].dst, &m))
+		return m * b * k;
+	if (k <= pe->maxdeg && !isnan(pe->med_deg[k]))
+		return pe->med_deg[k] * b;
+	return pe->med_all * b * k;
+}
+
+static react_status_t path_estimate(void *ctx, const react_pattern_t *g, double *out)
+{
+	const pathest_t *pe = ctx;
+	double s = 0;
+	for (size_t i = 0; i < pe->npaths; i++) {
+		double t = 0;
+		for (size_t j = 0; j < pe->plen[i]; j++) {
+			size_t f = pe->path[i][j];
+			const react_flow_t *a = &pe->g0->flows[f], *b = &g->flows[f];
+			if (a->src == b->src && a->dst == b->dst &&
+			    react_pattern_flow_degree(pe->g0, f) == react_pattern_flow_degree(g, f))
+				t += pe->w[i][j];
+			else
+				t += est_flow(pe, g, f);
+		}
+		s += t;
+	}
+	*out = s / (double)pe->npaths;
+	return REACT_OK;
+}
+
+static int vtx_cmp(const void *a, const void *b)
+{
+	const vtx_t *x = a, *y = b;
+	if (x->nsteady != y->nsteady) return x->nsteady > y->nsteady ? -1 : 1;
+	if (x->ncong != y->ncong) return x->ncong > y->ncong ? -1 : 1;
+	if (x->t != y->t) return x->t < y->t ? -1 : 1;
+	return (x->r > y->r) - (x->r < y->r);
+}
+
+typedef struct cand {
+	react_xform_t xf;
+	int prio;
+	unsigned long key;
+} cand_t;
+
+static int cand_cmp(const void *a, const void *b)
+{
+	const cand_t *x = a, *y = b;
+	if (x->prio != y->prio) return x->prio < y->prio ? -1 : 1;
+	if (x->key != y->key) return x->key < y->key ? -1 : 1;
+	if (x->xf.y != y->xf.y) return x->xf.y < y->xf.y ? -1 : 1;
+	return 0;
+}
+
+static int rejected(const react_decide_in_t *in, uint64_t h)
+{
+	for (size_t i = 0; i < in->nrejected; i++)
+		if (in->rejected[i] == h)
+			return 1;
+	return 0;
+}
+
+static react_status_t log_cand(react_decide_out_t *out, size_t *cap, const react_xform_t *xf,
+                               double gain, int acc)
+{
+	if (out->ncands == *cap) {
+		size_t nc = *cap ? 2 * *cap : 16;
+		react_candidate_log_t *n = realloc(out->cands, nc * sizeof *n);
+		if (!n)
+			return REACT_ENOMEM;
+		out->cands = n;
+		*cap = nc;
+	}
+	out->cands[out->ncands].xf = *xf;
+	out->cands[out->ncands].est_gain = gain;
+	out->cands[out->ncands].accepted = acc;
+	out->ncands++;
+	return REACT_OK;
+}
+
+react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out)
+{
+	react_status_t st = REACT_OK;
+	const react_pattern_t *g0;
+	size_t F, nv = 0, vcap = 0, ccap = 0, logcap = 0, ncand;
+	int32_t N, T;
+	int B;
+	double *wm = NULL, *tmp = NULL, cur;
+	pathest_t pe;
+	vtx_t *vs = NULL;
+	unsigned char *onpath = NULL, *excluded = NULL;
+	cand_t *cands = NULL;
+	react_rank_t *members = NULL;
+	react_pattern_t *G = NULL, *Gp = NULL;
+	react_checker_t *ck = NULL;
+	gsl_rng *rng;
+	react_estimate_fn est;
+	void *ectx;
+	int u = 0, c = 0;
+
+	memset(&pe, 0, sizeof pe);
+	if (!in || !out || !in->g0 || !in->fct || !in->cong || in->B < 1 || !in->rng)
+		return REACT_EINVAL;
+	memset(out, 0, sizeof *out);
+	g0 = in->g0;
+	F = g0->nflows;
+	N = g0->nranks;
+	T = g0->nsteps;
+	B = in->B;
+	rng = in->rng;
+	if (F == 0)
+		return REACT_OK;
+
+	wm = calloc(F, sizeof *wm);
+	tmp = malloc(F * sizeof *tmp);
+	onpath = calloc((size_t)(T + 1) * (size_t)N, 1);
+	excluded = calloc((size_t)N, 1);
+	members = malloc((size_t)N * sizeof *members);
+	pe.npaths = (size_t)B + 1;
+	pe.plen = calloc(pe.npaths, sizeof *pe.plen);
+	pe.path = calloc(pe.npaths, sizeof *pe.path);
+	pe.w = calloc(pe.npaths, sizeof *pe.w);
+	if (!wm || !tmp || !onpath || !excluded || !members || !pe.plen || !pe.path || !pe.w) {
+		st = REACT_ENOMEM;
+		goto fail;
+	}
+	for (int e = 0; e < B; e++)
+		for (size_t f = 0; f < F; f++)
+			wm[f] += in->fct[(size_t)e * F + f] / B;
+
+	/* 1. B + 1 critical paths */
+	for (size_t i = 0; i < pe.npaths; i++) {
+		const double *w = i < (size_t)B ? in->fct + i * F : wm;
+		pe.path[i] = malloc((size_t)(T ? T : 1) * sizeof **pe.path);
+		pe.w[i] = malloc((size_t)(T ? T : 1) * sizeof **pe.w);
+		if (!pe.path[i] || !pe.w[i]) { st = REACT_ENOMEM; goto fail; }
+		if ((st = react_critpath(g0, w, pe.path[i], &pe.plen[i], NULL)) != REACT_OK)
+			goto fail;
+		for (size_t j = 0; j < pe.plen[i]; j++) {
+			const react_flow_t *fl = &g0->flows[pe.path[i][j]];
+			pe.w[i][j] = w[pe.path[i][j]];
+			onpath[(size_t)fl->step * (size_t)N + (size_t)fl->src] = 1;
+			onpath[(size_t)(fl->step + 1) * (size_t)N + (size_t)fl->dst] = 1;
+		}
+	}
+	/* medians for never-observed pairs */
+	pe.g0 = g0;
+	pe.hist = in->history;
+	pe.maxdeg = 0;
+	for (size_t f = 0; f < F; f++) {
+		int32_t k = react_pattern_flow_degree(g0, f);
+		if (k > pe.maxdeg) pe.maxdeg = k;
+	}
+	pe.med_deg = malloc((size_t)(pe.maxdeg + 1) * sizeof *pe.med_deg);
+	if (!pe.med_deg) { st = REACT_ENOMEM; goto fail; }
+	for (int32_t k = 0; k <= pe.maxdeg; k++) {
+		size_t n = 0;
+		for (size_t f = 0; f < F; f++)
+			if (react_pattern_flow_degree(g0, f) == k)
+				tmp[n++] = wm[f] / (double)(g0->flows[f].bytes ? g0->flows[f].bytes : 1);
+		if (n) {
+			gsl_sort(tmp, 1, n);
+			pe.med_deg[k] = gsl_stats_median_from_sorted_data(tmp, 1, n);
+		} else {
+			pe.med_deg[k] = NAN;
+		}
+	}
+	for (size_t f = 0; f < F; f++)
+		tmp[f] = wm[f] / ((double)(g0->flows[f].bytes ? g0->flows[f].bytes : 1) *
+		                  react_pattern_flow_degree(g0, f));
+	gsl_sort(tmp, 1, F);
+	pe.med_all = gsl_stats_median_from_sorted_data(tmp, 1, F);
+
+	/* 2. congested vertices on a critical path */
+	{
+		int32_t *vid = malloc((size_t)(T + 1) * (size_t)N * sizeof *vid);
+		if (!vid) { st = REACT_ENOMEM; goto fail; }
+		for (size_t i = 0; i < (size_t)(T + 1) * (size_t)N; i++)
+			vid[i] = -1;
+		for (size_t f = 0; f < F; f++) {
+			const react_flow_t *fl = &g0->flows[f];
+			if (in->cong[f] == REACT_CONG_NONE)
+				continue;
+			for (int side = 0; side < 2; side++) {
+				react_step_t t = side ? fl->step + 1 : fl->step;
+				react_rank_t r = side ? fl->dst : fl->src;
+				size_t k = (size_t)t * (size_t)N + (size_t)r;
+				if (!onpath[k])
+					continue;
+				if (vid[k] < 0) {
+					if (nv == vcap) {
+						size_t nc = vcap ? 2 * vcap : 16;
+						vtx_t *n2 = realloc(vs, nc * sizeof *n2);
+						if (!n2) { free(vid); st = REACT_ENOMEM; goto fail; }
+						vs = n2;
+						vcap = nc;
+					}
+					vid[k] = (int32_t)nv;
+					vs[nv].t = t;
+					vs[nv].r = r;
+					vs[nv].graph = react_pattern_flow_graph(g0, f);
+					vs[nv].ncong = vs[nv].nsteady = 0;
+					nv++;
+				}
+				vs[vid[k]].ncong++;
+				vs[vid[k]].nsteady += in->cong[f] == REACT_CONG_STEADY;
+			}
+		}
+		free(vid);
+	}
+	if (nv == 0 && in->explore_all) {
+		/* forced exploration without congestion: the receiver vertices of
+		 * the batch-mean critical path */
+		size_t i = (size_t)B;
+		vs = malloc((pe.plen[i] ? pe.plen[i] : 1) * sizeof *vs);
+		if (!vs) { st = REACT_ENOMEM; goto fail; }
+		for (size_t j = 0; j < pe.plen[i]; j++) {
+			const react_flow_t *fl = &g0->flows[pe.path[i][j]];
+			vs[nv].t = fl->step + 1;
+			vs[nv].r = fl->dst;
+			vs[nv].graph = react_pattern_flow_graph(g0, pe.path[i][j]);
+			vs[nv].ncong = vs[nv].nsteady = 0;
+			nv++;
+		}
+	}
+	out->nvertices = nv;
+	if (nv == 0)
+		goto done;
+	qsort(vs, nv, sizeof *vs, vtx_cmp);
+
+	est = in->estimate ? in->estimate : path_estimate;
+	ectx = in->estimate ? in->estimate_ctx : &pe;
+	if ((st = react_checker_create(N, g0->nchunks, &ck)) != REACT_OK)
+		goto fail;
+	if ((st = react_pattern_clone(g0, &G)) != REACT_OK)
+		goto fail;
+	if ((st = est(ectx, G, &cur)) != REACT_OK)
+		goto fail;
+	cands = malloc((size_t)(3 * N + 1) * sizeof *cands);
+	if (!cands) { st = REACT_ENOMEM; goto fail; }
+	ccap = (size_t)(3 * N + 1);
+	(void)ccap;
+
+	/* 3. Algorithm 1 */
+	for (size_t xi = 0; xi < nv && u < in->trials && c < in->max_accepted; xi++) {
+		const vtx_t *x = &vs[xi];
+		ncand = 0;
+		for (int kind = REACT_XF_POSITION; kind <= REACT_XF_GLOBAL; kind++) {
+			size_t nm = 0;
+			if (kind == REACT_XF_POSITION) {
+				if (!in->equiv)
+					continue;
+				nm = react_equiv_members(in->equiv, x->graph, x->t, x->r, members);
+			} else {
+				for (react_rank_t y = 0; y < N; y++)
+					members[nm++] = y;
+			}
+			for (size_t i = 0; i < nm; i++) {
+				cand_t *cd = &cands[ncand];
+				int lowers = 0;
+				if (members[i] == x->r || excluded[members[i]])
+					continue;
+				cd->xf.kind = (react_xform_kind_t)kind;
+				cd->xf.step = kind == REACT_XF_POSITION ? x->t : 0;
+				cd->xf.x = x->r;
+				cd->xf.y = members[i];
+				cd->xf.graph = kind == REACT_XF_GLOBAL ? -1 : x->graph;
+				if (!react_xform_viable(G, &cd->xf, x->t, x->r, &lowers))
+					continue;
+				cd->prio = 2 * kind + (lowers ? 0 : 1);
+				cd->key = gsl_rng_get(rng);
+				ncand++;
+			}
+		}
+		qsort(cands, ncand, sizeof *cands, cand_cmp);
+		for (size_t i = 0; i < ncand && u < in->trials; i++) {
+			double s, gain;
+			int acc;
+			uint64_t h;
+			react_status_t cst;
+			u++;
+			react_pattern_destroy(Gp);
+			Gp = NULL;
+			if ((st = react_pattern_clone(G, &Gp)) != REACT_OK)
+				goto fail;
+			if ((st = react_xform_apply(Gp, &cands[i].xf)) != REACT_OK)
+				goto fail;
+			h = react_pattern_hash(Gp);
+			if (react_pattern_equal(Gp, G) || rejected(in, h))
+				continue;
+			cst = react_checker_run(ck, Gp, NULL);
+			if (cst == REACT_ESEMANTIC)
+				continue; /* not a semantically viable swap */
+			if (cst != REACT_OK) { st = cst; goto fail; }
+			if ((st = est(ectx, Gp, &s)) != REACT_OK)
+				goto fail;
+			gain = cur > 0 ? 1.0 - s / cur : 0.0;
+			acc = s * (1.0 + in->epsilon) < cur;
+			if ((st = log_cand(out, &logcap, &cands[i].xf, gain, acc)) != REACT_OK)
+				goto fail;
+			if (acc) {
+				react_pattern_t *t2 = G;
+				G = Gp;
+				Gp = t2;
+				cur = s;
+				c++;
+				if (x->nsteady > 0)
+					excluded[x->r] = 1;
+				break;
+			}
+		}
+	}
+	if (c > 0 && !react_pattern_equal(G, g0)) {
+		/* every emitted pattern passes the check: a failure here is a bug */
+		if (react_checker_run(ck, G, NULL) != REACT_OK) {
+			st = REACT_ESEMANTIC;
+			goto fail;
+		}
+		out->g1 = G;
+		G = NULL;
+	}
+done:
+	st = REACT_OK;
+fail:
+	if (st != REACT_OK) {
+		free(out->cands);
+		out->cands = NULL;
+		out->ncands = 0;
+	}
+	free(wm);
+	free(tmp);
+	free(onpath);
+	free(excluded);
+	free(members);
+	free(vs);
+	free(cands);
+	for (size_t i = 0; pe.path && pe.w && i < pe.npaths; i++) {
+		free(pe.path[i]);
+		free(pe.w[i]);
+	}
+	free(pe.path);
+	free(pe.w);
+	free(pe.plen);
+	free(pe.med_deg);
+	react_pattern_destroy(G);
+	react_pattern_destroy(Gp);
+	react_checker_destroy(ck);
+	return st;
+}
