@@ -1,0 +1,147 @@
+/* Parameters, detection and critical paths on small hand-made patterns. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "react/controller.h"
+#include "react/critpath.h"
+#include "react/detect.h"
+
+/* 4 ranks, one step: 0->1, 1->2, 2->3, 3->0 (every flow degree 1) */
+static react_pattern_t *ring1(void)
+{
+	react_pattern_t *p;
+	cr_assert_eq(react_pattern_create(REACT_COLL_ALLGATHER, REACT_ALGO_CUSTOM, 4, 4, 4000, &p), REACT_OK);
+	for (int r = 0; r < 4; r++) {
+		react_flow_t f = {0, r, (r + 1) % 4, r, 1, 1000, REACT_RECV_STORE};
+		cr_assert_eq(react_pattern_add_flow(p, &f), REACT_OK);
+	}
+	cr_assert_eq(react_pattern_finalize(p, NULL, 0), REACT_OK);
+	return p;
+}
+
+Test(params, defaults_are_table3)
+{
+	react_params_t p;
+	char why[256];
+	react_params_default(&p);
+	cr_assert_eq(p.batch_epochs, 6);
+	cr_assert_float_eq(p.delta1, 0.2, 1e-15);
+	cr_assert_float_eq(p.delta2, 0.15, 1e-15);
+	cr_assert_eq(p.trials, 15);
+	cr_assert_float_eq(p.epsilon, 0.05, 1e-15);
+	cr_assert_eq(p.history_epochs, 60);
+	cr_assert_eq(p.explore_rounds, 5);
+	cr_assert_float_eq(p.revert_tau, 0.05, 1e-15);
+	cr_assert_eq(p.apply_delay, 5);
+	cr_assert_eq(react_params_validate(&p, why, sizeof why), REACT_OK);
+}
+
+Test(params, set_and_errors)
+{
+	react_params_t p;
+	char why[512];
+	react_params_default(&p);
+	cr_assert_eq(react_params_set(&p, "trials", "20", why, sizeof why), REACT_OK);
+	cr_assert_eq(p.trials, 20);
+	cr_assert_eq(react_params_set(&p, "seed", "0x10", why, sizeof why), REACT_OK);
+	cr_assert_eq(p.seed, 16u);
+	cr_assert_eq(react_params_set(&p, "delta1", "0.3", why, sizeof why), REACT_OK);
+	cr_assert_float_eq(p.delta1, 0.3, 1e-15);
+	cr_assert_eq(react_params_set(&p, "nosuch", "1", why, sizeof why), REACT_EINVAL);
+	cr_assert(strstr(why, "nosuch") && strstr(why, "batch_epochs"), "%s", why);
+	cr_assert_eq(react_params_set(&p, "batch_epochs", "x", why, sizeof why), REACT_EINVAL);
+	cr_assert(strstr(why, "batch_epochs"), "%s", why);
+	cr_assert_eq(react_params_set(&p, "batch_epochs", "0", why, sizeof why), REACT_EINVAL);
+	cr_assert_eq(p.batch_epochs, 6, "unchanged on failure");
+	cr_assert_eq(react_params_set(&p, "delta1", "1.5", why, sizeof why), REACT_EINVAL);
+	cr_assert(strstr(why, "delta_1"), "%s", why);
+	cr_assert_gt(react_params_count(), 10u);
+}
+
+static void fill(double *fct, int B, size_t F, double v)
+{
+	for (size_t i = 0; i < (size_t)B * F; i++)
+		fct[i] = v;
+}
+
+Test(detect, none_steady_erratic)
+{
+	react_pattern_t *p = ring1();
+	double fct[6 * 4];
+	react_cong_t c[4];
+	size_t n;
+	fill(fct, 6, 4, 1e-6);
+	cr_assert_eq(react_detect(p, fct, 6, 0.2, 0.15, c, &n), REACT_OK);
+	cr_assert_eq(n, 0u);
+	/* flow 2 three times slower in every epoch: steady */
+	for (int e = 0; e < 6; e++)
+		fct[e * 4 + 2] = 3e-6;
+	cr_assert_eq(react_detect(p, fct, 6, 0.2, 0.15, c, &n), REACT_OK);
+	cr_assert_eq(n, 1u);
+	cr_assert_eq(c[2], REACT_CONG_STEADY);
+	cr_assert_eq(c[0], REACT_CONG_NONE);
+	/* flow 1 slow in two epochs out of six: erratic (p90 is fast) */
+	fill(fct, 6, 4, 1e-6);
+	fct[0 * 4 + 1] = 3e-6;
+	fct[3 * 4 + 1] = 3e-6;
+	cr_assert_eq(react_detect(p, fct, 6, 0.2, 0.15, c, &n), REACT_OK);
+	cr_assert_eq(c[1], REACT_CONG_ERRATIC);
+	cr_assert_eq(n, 1u);
+	react_pattern_destroy(p);
+}
+
+Test(detect, noise_under_both_thresholds)
+{
+	react_pattern_t *p = ring1();
+	double fct[6 * 4];
+	react_cong_t c[4];
+	size_t n;
+	/* throughputs 1 +- 0.1 alternating: normalised std ~0.11 < 0.15, and
+	 * p90 of every flow ~1.1 > 0.8 x mean */
+	for (int e = 0; e < 6; e++)
+		for (int f = 0; f < 4; f++)
+			fct[e * 4 + f] = 1000.0 / (1e9 * (1.0 + ((e + f) % 2 ? 0.1 : -0.1)));
+	cr_assert_eq(react_detect(p, fct, 6, 0.2, 0.15, c, &n), REACT_OK);
+	cr_assert_eq(n, 0u);
+	/* the same with a 25% slower flow: p90 = 0.8 x 1.1 / 1 = 0.88 > 0.8 x mean,
+	 * still not steady; 40% slower is */
+	for (int e = 0; e < 6; e++)
+		fct[e * 4 + 3] *= 1.25;
+	cr_assert_eq(react_detect(p, fct, 6, 0.2, 0.15, c, &n), REACT_OK);
+	cr_assert_eq(c[3], REACT_CONG_NONE);
+	for (int e = 0; e < 6; e++)
+		fct[e * 4 + 3] *= 2.0;
+	cr_assert_eq(react_detect(p, fct, 6, 0.2, 0.15, c, &n), REACT_OK);
+	cr_assert_eq(c[3], REACT_CONG_STEADY);
+	cr_assert_eq(react_detect(p, fct, 0, 0.2, 0.15, c, &n), REACT_EINVAL);
+	fct[0] = -1;
+	cr_assert_eq(react_detect(p, fct, 6, 0.2, 0.15, c, &n), REACT_EINVAL);
+	react_pattern_destroy(p);
+}
+
+Test(critpath, longest_chain)
+{
+	/* 0->1 (step 0), 1->2 (step 1), 1->3 (step 1), 3->0 (step 2) all chunk 0 */
+	react_pattern_t *p;
+	react_flow_t fl[4] = {{0, 0, 1, 0, 1, 10, REACT_RECV_STORE}, {1, 1, 2, 0, 1, 10, REACT_RECV_STORE},
+	                      {1, 1, 3, 0, 1, 10, REACT_RECV_STORE}, {2, 3, 0, 0, 1, 10, REACT_RECV_STORE}};
+	double w[4] = {1, 5, 2, 1};
+	size_t path[3], len;
+	double tot;
+	cr_assert_eq(react_pattern_create(REACT_COLL_BROADCAST, REACT_ALGO_CUSTOM, 4, 1, 10, &p), REACT_OK);
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(react_pattern_add_flow(p, &fl[i]), REACT_OK);
+	cr_assert_eq(react_pattern_finalize(p, NULL, 0), REACT_OK);
+	cr_assert_eq(react_critpath(p, w, path, &len, &tot), REACT_OK);
+	cr_assert_eq(len, 2u);
+	cr_assert_eq(path[0], 0u);
+	cr_assert_eq(path[1], 1u);
+	cr_assert_float_eq(tot, 6.0, 1e-12);
+	w[3] = 4; /* 0 -> 2 -> 3: 1 + 2 + 4 = 7 */
+	cr_assert_eq(react_critpath(p, w, path, &len, &tot), REACT_OK);
+	cr_assert_eq(len, 3u);
+	cr_assert_eq(path[2], 3u);
+	cr_assert_float_eq(tot, 7.0, 1e-12);
+	react_pattern_destroy(p);
+}
