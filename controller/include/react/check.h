@@ -53,6 +53,14 @@ void react_checker_destroy(react_checker_t *c);
 react_status_t react_checker_run(react_checker_t *c, const react_pattern_t *p,
                                  react_check_result_t *res);
 
+/* The same check restricted to one chunk graph (0 .. react_pattern_ngraphs-1):
+ * only flows of that graph are applied and only its chunks are checked at
+ * the end.  Needs the pattern's index (finalize/reindex); chunk graphs do not
+ * depend on src/dst, so relabelling ranks in place keeps them valid.
+ * REACT_EINVAL for a graph out of range. */
+react_status_t react_checker_run_graph(react_checker_t *c, const react_pattern_t *p,
+                                       int32_t graph, react_check_result_t *res);
+
 /* One-shot convenience over a temporary checker. */
 react_status_t react_pattern_check(const react_pattern_t *p, react_check_result_t *res);
 
