@@ -345,7 +345,12 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 			Gp = NULL;
 			if ((st = react_pattern_clone(G, &Gp)) != REACT_OK)
 				goto fail;
-			if ((st = react_xform_apply(Gp, &cands[i].xf)) != REACT_OK)
+			st = react_xform_apply(Gp, &cands[i].xf);
+			if (st == REACT_EINVAL) {
+				st = REACT_OK;
+				continue; /* would make a self-loop */
+			}
+			if (st != REACT_OK)
 				goto fail;
 			h = react_pattern_hash(Gp);
 			if (react_pattern_equal(Gp, G) || rejected(in, h))

@@ -75,6 +75,9 @@ static react_status_t try_swap(react_pattern_t *w, react_checker_t *ck, int32_t 
 {
 	react_xform_t xf = {REACT_XF_POSITION, t, x, y, g};
 	react_status_t st = react_xform_apply(w, &xf), st2;
+	*ok = 0;
+	if (st == REACT_EINVAL)
+		return REACT_OK; /* the swap would make a flow a self-loop */
 	if (st != REACT_OK)
 		return st;
 	st = react_checker_run(ck, w, NULL);

@@ -68,20 +68,37 @@ react_status_t react_xform_apply(react_pattern_t *p, const react_xform_t *x)
 	/* decide with the index of the unmodified pattern, then relabel */
 	for (size_t f = 0; f < F; f++)
 		mark[f] = (unsigned char)touches(p, x, f);
-	for (size_t f = 0; f < F; f++) {
-		if (!mark[f])
-			continue;
-		if (x->kind == REACT_XF_POSITION) {
-			/* out-edge of the vertex: relabel the sender; in-edge: the receiver */
-			if (p->flows[f].step == x->step && (p->flows[f].src == x->x || p->flows[f].src == x->y))
-				p->flows[f].src = sw(p->flows[f].src, x->x, x->y);
-			else
-				p->flows[f].dst = sw(p->flows[f].dst, x->x, x->y);
-		} else {
-			p->flows[f].src = sw(p->flows[f].src, x->x, x->y);
-			p->flows[f].dst = sw(p->flows[f].dst, x->x, x->y);
+	/* two passes: the first only checks that no flow becomes a self-loop
+	 * (a POSITION swap of the two ends of one flow), so a refused swap
+	 * leaves p untouched */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t f = 0; f < F; f++) {
+			react_rank_t s2 = p->flows[f].src, d2 = p->flows[f].dst;
+			if (!mark[f])
+				continue;
+			if (x->kind == REACT_XF_POSITION) {
+				/* out-edge of the vertex: relabel the sender; in-edge: the receiver */
+				if (s2 == x->x || s2 == x->y) {
+					if (p->flows[f].step == x->step)
+						s2 = sw(s2, x->x, x->y);
+					else
+						d2 = sw(d2, x->x, x->y);
+				} else {
+					d2 = sw(d2, x->x, x->y);
+				}
+			} else {
+				s2 = sw(s2, x->x, x->y);
+				d2 = sw(d2, x->x, x->y);
+			}
+			if (pass == 0 && s2 == d2) {
+				free(mark);
+				return REACT_EINVAL;
+			}
+			if (pass == 1) {
+				p->flows[f].src = s2;
+				p->flows[f].dst = d2;
+			}
 		}
-	}
 	free(mark);
 	return react_pattern_reindex(p);
 }
