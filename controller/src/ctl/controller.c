@@ -19,10 +19,10 @@
  * After E_max consecutive exploratory rounds without a kept improvement,
  * exploration stops (the current pattern is kept).  If no exploration ran
  * for E_max batches, the next batch forces one (with no congested vertex it
- * tries the vertices of the batch-mean critical path), and exploration is
- * enabled again.
+ * tries the vertices of the batch-mean critical path); if that round's
+ * change is kept, exploration is enabled again.
  * A_max: at most A_max patterns are tried (and reverted) from one base
- * pattern; then that base is kept until a forced exploration.
+ * pattern; then that base is kept (only forced rounds try it again).
  * K_t grows by trials_growth after every batch that ran a search.
  * Without detected congestion nothing is searched except by the forced
  * rule, so an uncongested job keeps its pattern.
@@ -223,7 +223,7 @@ static void set_base(react_ctl_t *c, const react_pattern_t *p)
 }
 
 static void log_batch(react_ctl_t *c, int64_t epoch, const react_pattern_t *ran, double meanT,
-                      const react_decide_out_t *dout, const char *action, const char *why)
+                      const react_decide_out_t *dout, const char *action, int kept, const char *why)
 {
 	FILE *f = c->log;
 	int first = 1;
@@ -248,7 +248,7 @@ static void log_batch(react_ctl_t *c, int64_t epoch, const react_pattern_t *ran,
 		        i ? "," : "", react_xform_kind_name(cl->xf.kind), (int)cl->xf.step, (int)cl->xf.x,
 		        (int)cl->xf.y, (int)cl->xf.graph, cl->est_gain, cl->accepted ? "true" : "false");
 	}
-	fprintf(f, "],\"action\":\"%s\",\"why\":\"%s\"}\n", action, why);
+	fprintf(f, "],\"action\":\"%s\",\"kept\":%s,\"why\":\"%s\"}\n", action, kept ? "true" : "false", why);
 	fflush(f);
 }
 
@@ -259,7 +259,7 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 	react_decide_out_t dout;
 	double meanT = 0;
 	size_t ncong = 0;
-	int B = c->p.batch_epochs, reverted = 0, forced;
+	int B = c->p.batch_epochs, reverted = 0, kept = 0, forced;
 	const char *action = "none";
 	char why[256];
 	int64_t apply = epoch + 1 + c->p.apply_delay;
@@ -275,9 +275,11 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 	if (c->test && ran == c->test) {
 		if (meanT * (1.0 + c->p.revert_tau) < c->base_T) {
 			action = "keep";
+			kept = 1;
 			snprintf(why, sizeof why, "observed %.9g < %.9g / (1 + tau_r)", meanT, c->base_T);
 			set_base(c, c->test);
 			c->failed_rounds = 0;
+			c->exploring = 1;
 		} else {
 			action = "revert";
 			snprintf(why, sizeof why, "observed %.9g not below %.9g / (1 + tau_r)", meanT, c->base_T);
@@ -294,12 +296,8 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 	if (!reverted) {
 		c->base_T = meanT;
 		c->have_base_T = 1;
+		/* one forced round; exploration resumes only if its change is kept */
 		forced = c->quiet_rounds >= c->p.explore_rounds;
-		if (forced) {
-			c->exploring = 1;
-			c->failed_rounds = 0;
-			c->attempts = 0;
-		}
 		if ((ncong > 0 && c->exploring && c->attempts < c->p.max_attempts) || forced) {
 			react_decide_in_t in;
 			if (c->equiv_of != c->base) {
@@ -380,7 +378,7 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 		c->batch_open = epoch + 1;
 	}
 	c->st.batches++;
-	log_batch(c, epoch, ran, meanT, &dout, action, why);
+	log_batch(c, epoch, ran, meanT, &dout, action, kept, why);
 	c->nbatch++;
 	c->nb = 0;
 fail:

@@ -1,0 +1,329 @@
+/* The feedback loop: keep, revert, no change without congestion, Table 1
+ * cases for ring and tree, determinism, and the semantic property. */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "react/check.h"
+#include "react/controller.h"
+#include "react/costmodel.h"
+#include "react/critpath.h"
+#include "react/generators.h"
+
+#define ALPHA 4e-6
+#define BETA (8.0 / 100e9)
+
+/* A synthetic network: fct = alpha + bytes x beta x degree x slow(src, dst),
+ * epoch time = the critical path of those FCTs. */
+typedef struct net {
+	int32_t N;
+	double *slow;        /* N x N multipliers, 1 = fast */
+	int erratic;         /* multipliers apply only on every third epoch */
+	double time_scale_changed; /* !=0: epoch time x this for patterns != initial */
+	const react_pattern_t *initial;
+} net_t;
+
+static void net_run(const net_t *n, const react_pattern_t *p, int64_t e, double *fct, double *T)
+{
+	size_t path[4096], len;
+	for (size_t f = 0; f < p->nflows; f++) {
+		const react_flow_t *fl = &p->flows[f];
+		double m = n->slow ? n->slow[fl->src * n->N + fl->dst] : 1.0;
+		if (n->erratic && e % 3 != 0)
+			m = 1.0;
+		fct[f] = ALPHA + (double)fl->bytes * BETA * react_pattern_flow_degree(p, f) * m;
+	}
+	cr_assert_eq(react_critpath(p, fct, path, &len, T), REACT_OK);
+	if (n->time_scale_changed != 0 && !react_pattern_equal(p, n->initial))
+		*T *= n->time_scale_changed;
+}
+
+/* runs E epochs; returns the controller (caller destroys) */
+static react_ctl_t *drive(const react_pattern_t *g, const react_params_t *prm, net_t *n, int E, FILE *log,
+                          int *nrev, int *nchg)
+{
+	react_ctl_t *c;
+	double *fct = malloc(g->nflows * sizeof *fct), T;
+	cr_assert_eq(react_ctl_create(g, prm, &c), REACT_OK);
+	react_ctl_set_log(c, log);
+	*nrev = *nchg = 0;
+	for (int64_t e = 0; e < E; e++) {
+		const react_pattern_t *p = react_ctl_pattern_for(c, e);
+		react_decision_t d;
+		net_run(n, p, e, fct, &T);
+		cr_assert_eq(react_ctl_observe(c, e, fct, p->nflows, T, &d), REACT_OK);
+		if (d.changed) {
+			cr_assert_eq(react_pattern_check(d.pattern, NULL), REACT_OK);
+			cr_assert_eq(d.apply_epoch, e + 1 + prm->apply_delay);
+			*nchg += 1;
+			*nrev += d.reverted;
+		}
+	}
+	free(fct);
+	return c;
+}
+
+Test(loop, no_congestion_no_change)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n = {0};
+	int nrev, nchg;
+	react_ctl_t *c;
+	react_params_default(&prm);
+	cr_assert_eq(react_gen_tree_allreduce(16, 1 << 20, &g), REACT_OK);
+	n.N = 16;
+	c = drive(g, &prm, &n, 300, NULL, &nrev, &nchg);
+	cr_assert_eq(nchg, 0, "changed %d times without congestion", nchg);
+	cr_assert(react_pattern_equal(react_ctl_pattern_for(c, 300), g));
+	react_ctl_destroy(c);
+	react_pattern_destroy(g);
+}
+
+static double *slow_into(int32_t N, int32_t r, double m)
+{
+	double *s = malloc((size_t)N * N * sizeof *s);
+	for (int i = 0; i < N * N; i++)
+		s[i] = 1.0;
+	for (int i = 0; i < N; i++)
+		s[i * N + r] = m;
+	return s;
+}
+
+Test(loop, tree_congested_receiver_change_is_kept)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n = {0};
+	int nrev, nchg;
+	react_ctl_t *c;
+	const react_pattern_t *fin;
+	double *fct, T0, T1;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *log = open_memstream(&buf, &len);
+	react_params_default(&prm);
+	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &g), REACT_OK);
+	n.N = 16;
+	n.slow = slow_into(16, 3, 2.0); /* rank 3's downlink at half rate: steady */
+	c = drive(g, &prm, &n, 150, log, &nrev, &nchg);
+	fclose(log);
+	fin = react_ctl_pattern_for(c, 150);
+	cr_assert_gt(nchg, 0);
+	cr_assert_not_null(strstr(buf, "\"type\":\"steady\""));
+	{
+		/* the batch that kept a change: its observed mean beats the original */
+		char *k = strstr(buf, "\"kept\":true"), *line;
+		cr_assert_not_null(k, "no change was kept");
+		for (line = k; line > buf && line[-1] != '\n'; line--)
+			;
+		fct = malloc(g->nflows * sizeof *fct);
+		net_run(&n, g, 0, fct, &T0);
+		cr_assert_eq(sscanf(strstr(line, "\"mean_epoch_time\":"), "\"mean_epoch_time\":%lf", &T1), 1);
+		cr_assert_lt(T1 * 1.05, T0, "kept pattern %.9g s vs original %.9g s", T1, T0);
+	}
+	(void)fin;
+	free(fct);
+	free(buf);
+	react_ctl_destroy(c);
+	free(n.slow);
+	react_pattern_destroy(g);
+}
+
+Test(loop, worse_epoch_times_revert)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n = {0};
+	int nrev, nchg;
+	react_ctl_t *c;
+	react_ctl_stats_t st;
+	react_params_default(&prm);
+	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &g), REACT_OK);
+	n.N = 16;
+	n.slow = slow_into(16, 3, 2.0);
+	n.time_scale_changed = 3.0; /* every changed pattern is observed slower */
+	n.initial = g;
+	c = drive(g, &prm, &n, 300, NULL, &nrev, &nchg);
+	react_ctl_stats(c, &st);
+	cr_assert_gt(nrev, 0);
+	cr_assert_eq(st.reverts, nrev);
+	cr_assert(nchg == 2 * nrev || nchg == 2 * nrev + 1, "%d changes, %d reverts", nchg, nrev);
+	if (nchg == 2 * nrev)
+		cr_assert(react_pattern_equal(react_ctl_pattern_for(c, 300), g), "must end on the original pattern");
+	/* E_max: exploration stops after 5 failed rounds; then one forced round
+	 * per E_max quiet batches (each at least (5 + 1) x 6 epochs apart) */
+	cr_assert_leq(nrev, 5 + 300 / 36 + 1, "%d reverts", nrev);
+	react_ctl_destroy(c);
+	free(n.slow);
+	react_pattern_destroy(g);
+}
+
+Test(loop, ring_global_swap_fixes_erratic_pair)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n = {0};
+	int nrev, nchg;
+	react_ctl_t *c;
+	const react_pattern_t *fin;
+	int pair_left = 0;
+	react_params_default(&prm);
+	cr_assert_eq(react_gen_ring_allreduce(8, 8 << 20, &g), REACT_OK);
+	n.N = 8;
+	n.slow = malloc(64 * sizeof *n.slow);
+	for (int i = 0; i < 64; i++)
+		n.slow[i] = 1.0;
+	n.slow[0 * 8 + 1] = 4.0; /* spine congestion on the 0 -> 1 path, some epochs */
+	n.erratic = 1;
+	c = drive(g, &prm, &n, 150, NULL, &nrev, &nchg);
+	fin = react_ctl_pattern_for(c, 150);
+	for (size_t f = 0; f < fin->nflows; f++)
+		pair_left += fin->flows[f].src == 0 && fin->flows[f].dst == 1;
+	cr_assert_eq(pair_left, 0, "the congested pair 0->1 is still used by %d flows", pair_left);
+	react_ctl_destroy(c);
+	free(n.slow);
+	react_pattern_destroy(g);
+}
+
+Test(loop, ring_server_tor_congestion_keeps_nothing)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n = {0};
+	int nrev, nchg;
+	react_ctl_t *c;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *log = open_memstream(&buf, &len);
+	react_params_default(&prm);
+	cr_assert_eq(react_gen_ring_allreduce(8, 8 << 20, &g), REACT_OK);
+	n.N = 8;
+	n.slow = slow_into(8, 1, 3.0); /* rank 1's own link: every flow into it */
+	c = drive(g, &prm, &n, 200, log, &nrev, &nchg);
+	fclose(log);
+	cr_assert_null(strstr(buf, "\"action\":\"keep\""), "a change was kept for server-ToR congestion");
+	cr_assert(nchg == 2 * nrev || nchg == 2 * nrev + 1, "every change is reverted (%d, %d)", nchg, nrev);
+	react_ctl_destroy(c);
+	free(buf);
+	free(n.slow);
+	react_pattern_destroy(g);
+}
+
+static char *run_log(uint64_t seed, size_t *len)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n = {0};
+	int nrev, nchg;
+	react_ctl_t *c;
+	char *buf = NULL;
+	FILE *log = open_memstream(&buf, len);
+	react_params_default(&prm);
+	prm.seed = seed;
+	cr_assert_eq(react_gen_tree_allreduce(24, 3000000, &g), REACT_OK);
+	n.N = 24;
+	n.slow = slow_into(24, 5, 2.5);
+	c = drive(g, &prm, &n, 90, log, &nrev, &nchg);
+	fclose(log);
+	react_ctl_destroy(c);
+	free(n.slow);
+	react_pattern_destroy(g);
+	return buf;
+}
+
+Test(loop, same_seed_same_log_bytes)
+{
+	size_t l1, l2;
+	char *a = run_log(7, &l1), *b = run_log(7, &l2);
+	cr_assert_gt(l1, 100u);
+	cr_assert_eq(l1, l2);
+	cr_assert_eq(memcmp(a, b, l1), 0);
+	cr_assert(strstr(a, "\"candidates\":[{"), "the run made no candidate");
+	free(a);
+	free(b);
+}
+
+Test(loop, every_emitted_pattern_passes_the_check, .timeout = 120)
+{
+	static const struct { react_collective_t c; react_algorithm_t a; } gens[] = {
+		{REACT_COLL_ALLREDUCE, REACT_ALGO_TREE}, {REACT_COLL_ALLREDUCE, REACT_ALGO_RING},
+		{REACT_COLL_ALLGATHER, REACT_ALGO_RING}, {REACT_COLL_ALLGATHER, REACT_ALGO_RECDBL},
+		{REACT_COLL_ALLREDUCE, REACT_ALGO_RHD}};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	long batches = 0, changes = 0;
+	gsl_rng_set(r, 12345);
+	for (int it = 0; it < 250; it++) {
+		int gi = (int)gsl_rng_uniform_int(r, 5);
+		int32_t N = 2 + (int32_t)gsl_rng_uniform_int(r, 15);
+		react_pattern_t *g;
+		react_params_t prm;
+		react_ctl_t *c;
+		double *fct;
+		if (gens[gi].a == REACT_ALGO_RECDBL || gens[gi].a == REACT_ALGO_RHD)
+			N = 1 << (1 + gsl_rng_uniform_int(r, 4));
+		if (react_pattern_generate(gens[gi].c, gens[gi].a, N, 1 << 20, &g) != REACT_OK)
+			continue;
+		react_params_default(&prm);
+		prm.batch_epochs = 2;
+		prm.apply_delay = (int)gsl_rng_uniform_int(r, 2);
+		prm.seed = (uint64_t)it;
+		prm.epsilon = 0.0;
+		prm.revert_tau = 0.0;
+		cr_assert_eq(react_ctl_create(g, &prm, &c), REACT_OK);
+		fct = malloc(g->nflows * sizeof *fct);
+		for (int64_t e = 0; e < 16; e++) {
+			const react_pattern_t *p = react_ctl_pattern_for(c, e);
+			react_decision_t d;
+			double T = 0;
+			for (size_t f = 0; f < p->nflows; f++) {
+				fct[f] = 1e-6 * gsl_ran_lognormal(r, 0, 1.0);
+				T += fct[f];
+			}
+			cr_assert_eq(react_ctl_observe(c, e, fct, p->nflows, T * gsl_rng_uniform_pos(r), &d), REACT_OK);
+			if (d.changed) {
+				react_check_result_t res;
+				cr_assert_eq(react_pattern_check(d.pattern, &res), REACT_OK, "%s", res.message);
+				changes++;
+			}
+		}
+		{
+			react_ctl_stats_t st;
+			react_ctl_stats(c, &st);
+			batches += st.batches;
+		}
+		free(fct);
+		react_ctl_destroy(c);
+		react_pattern_destroy(g);
+	}
+	cr_assert_gt(batches, 1000);
+	cr_assert_gt(changes, 50, "too few changes (%ld) to exercise the check", changes);
+	gsl_rng_free(r);
+}
+
+Test(loop, bad_observations)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	react_ctl_t *c;
+	double fct[64];
+	react_params_default(&prm);
+	cr_assert_eq(react_gen_ring_allreduce(4, 4096, &g), REACT_OK);
+	cr_assert_eq(react_ctl_create(g, &prm, &c), REACT_OK);
+	for (size_t i = 0; i < g->nflows; i++)
+		fct[i] = 1e-6;
+	cr_assert_eq(react_ctl_observe(c, 1, fct, g->nflows, 1e-5, NULL), REACT_EINVAL, "out of order");
+	cr_assert_eq(react_ctl_observe(c, 0, fct, g->nflows - 1, 1e-5, NULL), REACT_EINVAL, "flow count");
+	fct[0] = 0;
+	cr_assert_eq(react_ctl_observe(c, 0, fct, g->nflows, 1e-5, NULL), REACT_EINVAL, "zero FCT");
+	fct[0] = 1e-6;
+	cr_assert_eq(react_ctl_observe(c, 0, fct, g->nflows, 1e-5, NULL), REACT_OK);
+	react_ctl_destroy(c);
+	prm.batch_epochs = 0;
+	cr_assert_eq(react_ctl_create(g, &prm, &c), REACT_EINVAL);
+	react_pattern_destroy(g);
+}
