@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -66,6 +67,11 @@ react_status_t react_pattern_write_json_path(const react_pattern_t *p, const cha
 	if (fd < 0) {
 		seterr(err, errlen, "%s: cannot create a temporary file next to it: %s", path,
 		       strerror(errno));
+		goto fail;
+	}
+	/* mkstemp creates 0600; a pattern file is an ordinary readable output */
+	if (fchmod(fd, 0644) != 0) {
+		seterr(err, errlen, "%s: %s", tmp, strerror(errno));
 		goto fail;
 	}
 	f = fdopen(fd, "w");
