@@ -8,7 +8,10 @@
  * transform, in place on one working copy; the transform is an involution,
  * so applying it again restores the pattern) and checked with one reused
  * checker.  A pair whose swap changes no flow (neither vertex has an edge in
- * g at t) is the original pattern and is swappable without a check.
+ * g at t) is the original pattern and is swappable without a check.  For
+ * AllReduce with several chunk graphs, each graph is checked on its own
+ * flows only (a sub-pattern of its chunks): exact, because the check's state
+ * and the AllReduce postcondition are per data chunk.
  *
  * react_equiv_fast: the same components with fewer checks: a pair whose
  * two ranks are already in one component is not tested, since its answer
@@ -88,6 +91,79 @@ static react_status_t try_swap(react_pattern_t *w, react_checker_t *ck, int32_t 
 	return (st == REACT_OK || st == REACT_ESEMANTIC) ? REACT_OK : st;
 }
 
+/* classes of every (graph g of w, t) into cls (nsteps + 1 rows of N) */
+static react_status_t graph_classes(react_pattern_t *w, react_checker_t *ck, int32_t g, int fast,
+                                    int32_t *par, unsigned char *act, int32_t *cls)
+{
+	react_status_t st;
+	int32_t N = w->nranks, T = w->nsteps;
+	for (react_step_t t = 0; t <= T; t++) {
+		int32_t firstidle = -1;
+		for (int32_t r = 0; r < N; r++) {
+			par[r] = r;
+			act[r] = (unsigned char)active(w, g, t, r);
+		}
+		/* idle pairs: the swap changes nothing */
+		for (int32_t r = 0; r < N; r++)
+			if (!act[r]) {
+				if (firstidle < 0)
+					firstidle = r;
+				else
+					uf_union(par, firstidle, r);
+			}
+		for (int32_t x = 0; x < N; x++) {
+			if (!act[x])
+				continue;
+			for (int32_t y = 0; y < N; y++) {
+				int ok = 0;
+				if (y == x || (act[y] && y < x))
+					continue; /* each unordered active pair once */
+				if (fast && uf_find(par, x) == uf_find(par, y))
+					continue;
+				if ((st = try_swap(w, ck, g, t, x, y, &ok)) != REACT_OK)
+					return st;
+				if (ok)
+					uf_union(par, x, y);
+			}
+		}
+		for (int32_t r = 0; r < N; r++)
+			cls[(size_t)t * (size_t)N + (size_t)r] = uf_find(par, r);
+	}
+	return REACT_OK;
+}
+
+/* The flows of graph g alone, its data chunks renumbered 0 .. k-1 (a flow's
+ * chunk range lies inside its graph, so ranges stay contiguous). */
+static react_status_t subpattern(const react_pattern_t *p, int32_t g, react_pattern_t **out)
+{
+	react_status_t st;
+	react_pattern_t *q = NULL;
+	int32_t *map = malloc((size_t)p->nchunks * sizeof *map), k = 0;
+	if (!map)
+		return REACT_ENOMEM;
+	for (int32_t c = 0; c < p->nchunks; c++)
+		map[c] = react_pattern_chunk_graph(p, c) == g ? k++ : -1;
+	if ((st = react_pattern_create(p->collective, p->algorithm, p->nranks, k, p->message_bytes, &q)) != REACT_OK)
+		goto fail;
+	q->root = p->root;
+	for (size_t f = 0; f < p->nflows; f++) {
+		react_flow_t fl = p->flows[f];
+		if (react_pattern_flow_graph(p, f) != g)
+			continue;
+		fl.chunk = map[fl.chunk];
+		if ((st = react_pattern_add_flow(q, &fl)) != REACT_OK)
+			goto fail;
+	}
+	if ((st = react_pattern_finalize(q, NULL, 0)) != REACT_OK)
+		goto fail;
+	*out = q;
+	q = NULL;
+fail:
+	react_pattern_destroy(q);
+	free(map);
+	return st;
+}
+
 static react_status_t equiv_run(const react_pattern_t *p, int fast, react_equiv_t **out)
 {
 	react_status_t st;
@@ -97,6 +173,10 @@ static react_status_t equiv_run(const react_pattern_t *p, int fast, react_equiv_
 	int32_t *par = NULL;
 	unsigned char *act = NULL;
 	int32_t N, G, T;
+	/* AllReduce: the check's state and postcondition are per data chunk, so
+	 * a swap inside graph g passes on the whole pattern iff it passes on g's
+	 * flows alone (the other graphs are untouched and passed) */
+	int split;
 
 	if (!p || !out)
 		return REACT_EINVAL;
@@ -104,11 +184,10 @@ static react_status_t equiv_run(const react_pattern_t *p, int fast, react_equiv_
 	N = p->nranks;
 	G = react_pattern_ngraphs(p);
 	T = p->nsteps;
+	split = G > 1 && p->collective == REACT_COLL_ALLREDUCE;
 	if ((st = react_checker_create(N, p->nchunks, &ck)) != REACT_OK)
 		goto fail;
 	if ((st = react_checker_run(ck, p, NULL)) != REACT_OK)
-		goto fail;
-	if ((st = react_pattern_clone(p, &w)) != REACT_OK)
 		goto fail;
 	e = calloc(1, sizeof *e);
 	par = malloc((size_t)N * sizeof *par);
@@ -124,40 +203,30 @@ static react_status_t equiv_run(const react_pattern_t *p, int fast, react_equiv_
 	if (e->ncells > ((size_t)1 << 27)) { st = REACT_EUNSUPPORTED; goto fail; }
 	e->cls = malloc(e->ncells * sizeof *e->cls);
 	if (!e->cls) { st = REACT_ENOMEM; goto fail; }
-	for (int32_t g = 0; g < G; g++)
-		for (react_step_t t = 0; t <= T; t++) {
-			int32_t *cls = e->cls + ((size_t)g * (size_t)(T + 1) + (size_t)t) * (size_t)N;
-			int32_t firstidle = -1;
-			for (int32_t r = 0; r < N; r++) {
-				par[r] = r;
-				act[r] = (unsigned char)active(p, g, t, r);
+	if (!split && (st = react_pattern_clone(p, &w)) != REACT_OK)
+		goto fail;
+	for (int32_t g = 0; g < G; g++) {
+		int32_t *cls = e->cls + (size_t)g * (size_t)(T + 1) * (size_t)N;
+		if (split) {
+			react_pattern_t *q = NULL;
+			react_checker_t *qk = NULL;
+			if ((st = subpattern(p, g, &q)) == REACT_OK &&
+			    (st = react_checker_create(N, q->nchunks, &qk)) == REACT_OK) {
+				/* the sub-pattern may have fewer steps: its idle tail rows
+				 * are every rank in one class */
+				st = graph_classes(q, qk, 0, fast, par, act, cls);
+				for (react_step_t t = q->nsteps + 1; st == REACT_OK && t <= T; t++)
+					for (int32_t r = 0; r < N; r++)
+						cls[(size_t)t * (size_t)N + (size_t)r] = 0;
 			}
-			/* idle pairs: the swap changes nothing */
-			for (int32_t r = 0; r < N; r++)
-				if (!act[r]) {
-					if (firstidle < 0)
-						firstidle = r;
-					else
-						uf_union(par, firstidle, r);
-				}
-			for (int32_t x = 0; x < N; x++) {
-				if (!act[x])
-					continue;
-				for (int32_t y = 0; y < N; y++) {
-					int ok = 0;
-					if (y == x || (act[y] && y < x))
-						continue; /* each unordered active pair once */
-					if (fast && uf_find(par, x) == uf_find(par, y))
-						continue;
-					if ((st = try_swap(w, ck, g, t, x, y, &ok)) != REACT_OK)
-						goto fail;
-					if (ok)
-						uf_union(par, x, y);
-				}
-			}
-			for (int32_t r = 0; r < N; r++)
-				cls[r] = uf_find(par, r);
+			react_checker_destroy(qk);
+			react_pattern_destroy(q);
+		} else {
+			st = graph_classes(w, ck, g, fast, par, act, cls);
 		}
+		if (st != REACT_OK)
+			goto fail;
+	}
 	*out = e;
 	e = NULL;
 	st = REACT_OK;
