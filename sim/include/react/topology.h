@@ -54,8 +54,9 @@ react_status_t react_topo_star(int32_t nhosts, double rate_bps, double delay_s,
 /* Three-tier fat-tree of even parameter k: k^3/4 hosts (k = 8: 128). */
 react_status_t react_topo_fattree(int32_t k, double rate_bps, double delay_s,
                                   react_topology_t **out);
-/* From the Alibaba cluster CSV (ip,DSW,PSW,ASW).  nhosts: keep the first
- * nhosts hosts in the file's ToR order (0: all); aggs_per_tor: aggregation
+/* From the Alibaba cluster CSV (ip,DSW,PSW,ASW).  nhosts: hosts to keep
+ * (0: all), taken round-robin over the ToRs so every ToR keeps hosts (see
+ * topology_alibaba.c and topologies/README.md); aggs_per_tor: aggregation
  * switches each ToR connects to (the paper's variant: 3). */
 react_status_t react_topo_alibaba(const char *csv_path, int32_t nhosts, int32_t aggs_per_tor,
                                   double rate_bps, double delay_s, react_topology_t **out,
@@ -67,6 +68,10 @@ react_status_t react_topo_read(const char *path, react_topology_t **out, char *e
 /* Write in the project's own format (atomically). */
 react_status_t react_topo_write(const react_topology_t *t, const char *path, char *err,
                                 size_t errlen);
+/* Write in the HPCC/ASTRA-sim/SimAI format (atomically); node ids are kept,
+ * node names and tiers are not (they read back as n<id>, kind switch). */
+react_status_t react_topo_write_hpcc(const react_topology_t *t, const char *path, char *err,
+                                     size_t errlen);
 /* Index of the link joining nodes a and b, or -1. */
 int32_t react_topo_find_link(const react_topology_t *t, int32_t a, int32_t b);
 

@@ -1,0 +1,359 @@
+/*
+ * topology_file.c - topology files: the project's own line format and the
+ * HPCC / ASTRA-sim ns-3 / SimAI plain-text format (see topologies/README.md).
+ *
+ * Own format, one statement per line, '#' starts a comment:
+ *   topology NAME
+ *   node NAME KIND               KIND: host tor agg core switch
+ *   link NAME NAME [RATE [DELAY]]  defaults 100Gbps 1us
+ * HPCC format: "total_nodes switch_nodes links", then the switch ids, then
+ * "src dst rate delay error_rate" per link; the non-switch ids are the hosts.
+ * The format is chosen by the first statement: a number means HPCC.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "react/units.h"
+#include "topology_priv.h"
+
+#define DEFAULT_RATE 100e9
+#define DEFAULT_DELAY 1e-6
+#define MAXTOK 16
+
+typedef struct reader {
+	FILE *f;
+	const char *path;
+	int lineno;
+	char line[4096];
+	char *tok[MAXTOK];
+	int ntok;
+} reader_t;
+
+/* Next non-empty line split into tokens; 0 at end of file, -1 on a read error. */
+static int next_line(reader_t *r)
+{
+	while (fgets(r->line, sizeof r->line, r->f)) {
+		r->lineno++;
+		char *c = strchr(r->line, '#');
+		if (c)
+			*c = 0;
+		r->ntok = 0;
+		for (char *p = strtok(r->line, " \t\r\n"); p && r->ntok < MAXTOK;
+		     p = strtok(NULL, " \t\r\n"))
+			r->tok[r->ntok++] = p;
+		if (r->ntok)
+			return 1;
+	}
+	return ferror(r->f) ? -1 : 0;
+}
+
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *e;
+	errno = 0;
+	long v = strtol(s, &e, 10);
+	if (errno || e == s || *e || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int32_t find_node(const react_topology_t *t, const char *name)
+{
+	for (int32_t i = 0; i < t->nnodes; i++)
+		if (!strcmp(t->node_name[i], name))
+			return i;
+	return -1;
+}
+
+static react_status_t parse_kind(const char *s, react_node_kind_t *k)
+{
+	static const react_node_kind_t all[] = {REACT_NODE_HOST, REACT_NODE_TOR, REACT_NODE_AGG,
+	                                        REACT_NODE_CORE, REACT_NODE_SWITCH};
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		if (!strcmp(s, react_node_kind_name(all[i]))) {
+			*k = all[i];
+			return REACT_OK;
+		}
+	return REACT_EINVAL;
+}
+
+#define PERR(...)                                                                   \
+	do {                                                                            \
+		snprintf(err, errlen, __VA_ARGS__);                                         \
+		st = REACT_EPARSE;                                                          \
+		goto fail;                                                                  \
+	} while (0)
+
+static react_status_t read_own(reader_t *r, react_topo_builder_t *b, char *err, size_t errlen)
+{
+	react_status_t st = REACT_OK;
+	int more = 1;
+	/* the first statement is already tokenised */
+	while (more > 0) {
+		const char *kw = r->tok[0];
+		if (!strcmp(kw, "topology")) {
+			if (r->ntok != 2)
+				PERR("%s:%d: expected 'topology NAME'", r->path, r->lineno);
+			snprintf(b->t->name, sizeof b->t->name, "%s", r->tok[1]);
+		} else if (!strcmp(kw, "node")) {
+			react_node_kind_t k;
+			if (r->ntok != 3)
+				PERR("%s:%d: expected 'node NAME KIND'", r->path, r->lineno);
+			if (parse_kind(r->tok[2], &k))
+				PERR("%s:%d: expected a node kind (host, tor, agg, core, switch), got '%s'",
+				     r->path, r->lineno, r->tok[2]);
+			if (find_node(b->t, r->tok[1]) >= 0)
+				PERR("%s:%d: node '%s' defined twice", r->path, r->lineno, r->tok[1]);
+			if ((st = react_tb_node(b, k, r->tok[1], NULL)))
+				goto fail;
+		} else if (!strcmp(kw, "link")) {
+			double rate = DEFAULT_RATE, delay = DEFAULT_DELAY;
+			if (r->ntok < 3 || r->ntok > 5)
+				PERR("%s:%d: expected 'link NAME NAME [RATE [DELAY]]'", r->path, r->lineno);
+			int32_t a = find_node(b->t, r->tok[1]), c = find_node(b->t, r->tok[2]);
+			if (a < 0 || c < 0)
+				PERR("%s:%d: expected a node defined above, got '%s'", r->path, r->lineno,
+				     r->tok[a < 0 ? 1 : 2]);
+			if (a == c)
+				PERR("%s:%d: expected two different nodes", r->path, r->lineno);
+			if (r->ntok > 3 && (react_parse_rate_bps(r->tok[3], &rate) || !(rate > 0)))
+				PERR("%s:%d: expected a rate like 100Gbps, got '%s'", r->path, r->lineno,
+				     r->tok[3]);
+			if (r->ntok > 4 && react_parse_time_s(r->tok[4], &delay))
+				PERR("%s:%d: expected a delay like 1us, got '%s'", r->path, r->lineno,
+				     r->tok[4]);
+			if ((st = react_tb_link(b, a, c, rate, delay)))
+				goto fail;
+		} else {
+			PERR("%s:%d: expected 'topology', 'node' or 'link', got '%s'", r->path, r->lineno,
+			     kw);
+		}
+		more = next_line(r);
+	}
+	if (more < 0) {
+		snprintf(err, errlen, "%s: read error", r->path);
+		st = REACT_EIO;
+		goto fail;
+	}
+	if (b->t->nhosts == 0)
+		PERR("%s:%d: expected at least one 'node NAME host'", r->path, r->lineno);
+fail:
+	return st;
+}
+
+static react_status_t read_hpcc(reader_t *r, react_topo_builder_t *b, char *err, size_t errlen)
+{
+	react_status_t st = REACT_OK;
+	long nn, ns, nl;
+	unsigned char *isw = NULL;
+	if (r->ntok != 3 || parse_long(r->tok[0], 1, 10000000, &nn) ||
+	    parse_long(r->tok[1], 0, nn, &ns) || parse_long(r->tok[2], 0, 100000000, &nl))
+		PERR("%s:%d: expected 'total_nodes switch_nodes links' (switch_nodes <= total_nodes)",
+		     r->path, r->lineno);
+	if (!(isw = calloc((size_t)nn, 1))) {
+		st = REACT_ENOMEM;
+		goto fail;
+	}
+	long got = 0;
+	while (got < ns) { /* switch ids may span lines */
+		int m = next_line(r);
+		if (m <= 0)
+			PERR("%s:%d: expected %ld switch ids, found %ld", r->path, r->lineno, ns, got);
+		for (int i = 0; i < r->ntok; i++) {
+			long id;
+			if (got == ns)
+				PERR("%s:%d: expected %ld switch ids, found more", r->path, r->lineno, ns);
+			if (parse_long(r->tok[i], 0, nn - 1, &id))
+				PERR("%s:%d: expected a switch id in 0..%ld, got '%s'", r->path, r->lineno,
+				     nn - 1, r->tok[i]);
+			if (isw[id])
+				PERR("%s:%d: switch id %ld listed twice", r->path, r->lineno, id);
+			isw[id] = 1;
+			got++;
+		}
+	}
+	for (long i = 0; i < nn; i++) {
+		char nm[32];
+		snprintf(nm, sizeof nm, "n%ld", i);
+		if ((st = react_tb_node(b, isw[i] ? REACT_NODE_SWITCH : REACT_NODE_HOST, nm, NULL)))
+			goto fail;
+	}
+	for (long l = 0; l < nl; l++) {
+		long a, c;
+		double rate, delay, er;
+		char *e;
+		int m = next_line(r);
+		if (m <= 0)
+			PERR("%s:%d: expected %ld links, found %ld", r->path, r->lineno, nl, l);
+		if (r->ntok != 5 && r->ntok != 4)
+			PERR("%s:%d: expected 'src dst rate delay error_rate'", r->path, r->lineno);
+		if (parse_long(r->tok[0], 0, nn - 1, &a) || parse_long(r->tok[1], 0, nn - 1, &c))
+			PERR("%s:%d: expected node ids in 0..%ld", r->path, r->lineno, nn - 1);
+		if (a == c)
+			PERR("%s:%d: expected two different nodes", r->path, r->lineno);
+		if (react_parse_rate_bps(r->tok[2], &rate) || !(rate > 0))
+			PERR("%s:%d: expected a rate like 100Gbps, got '%s'", r->path, r->lineno, r->tok[2]);
+		if (react_parse_time_s(r->tok[3], &delay))
+			PERR("%s:%d: expected a delay like 0.001ms, got '%s'", r->path, r->lineno,
+			     r->tok[3]);
+		if (r->ntok == 5) {
+			er = strtod(r->tok[4], &e);
+			if (e == r->tok[4] || *e || er < 0 || er > 1)
+				PERR("%s:%d: expected an error rate in [0,1], got '%s'", r->path, r->lineno,
+				     r->tok[4]);
+		}
+		if ((st = react_tb_link(b, (int32_t)a, (int32_t)c, rate, delay)))
+			goto fail;
+	}
+	int m = next_line(r);
+	if (m > 0)
+		PERR("%s:%d: expected the end of the file after %ld links", r->path, r->lineno, nl);
+	if (b->t->nhosts == 0)
+		PERR("%s:1: expected at least one host (a node that is not a switch)", r->path);
+fail:
+	free(isw);
+	return st;
+}
+
+react_status_t react_topo_read(const char *path, react_topology_t **out, char *err,
+                               size_t errlen)
+{
+	react_status_t st;
+	reader_t r = {0};
+	react_topo_builder_t b = {0};
+	if (!path || !out)
+		return REACT_EINVAL;
+	r.path = path;
+	if (!(r.f = fopen(path, "r"))) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return REACT_EIO;
+	}
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	char nm[64];
+	snprintf(nm, sizeof nm, "%s", base);
+	char *dot = strrchr(nm, '.');
+	if (dot && dot != nm)
+		*dot = 0;
+	if ((st = react_tb_init(&b, nm)))
+		goto fail;
+	int m = next_line(&r);
+	if (m <= 0) {
+		snprintf(err, errlen, "%s:%d: expected a topology, found %s", path, r.lineno,
+		         m < 0 ? "a read error" : "an empty file");
+		st = m < 0 ? REACT_EIO : REACT_EPARSE;
+		goto fail;
+	}
+	if (isdigit((unsigned char)r.tok[0][0]))
+		st = read_hpcc(&r, &b, err, errlen);
+	else
+		st = read_own(&r, &b, err, errlen);
+	if (st)
+		goto fail;
+	fclose(r.f);
+	*out = react_tb_finish(&b);
+	return REACT_OK;
+fail:
+	if (st == REACT_EINVAL) { /* from the builder: a link it refused */
+		snprintf(err, errlen, "%s:%d: invalid link", path, r.lineno);
+		st = REACT_EPARSE;
+	}
+	fclose(r.f);
+	react_tb_abort(&b);
+	return st;
+}
+
+/* Shortest text for a rate in bits per second. */
+static void fmt_rate(char *buf, size_t n, double bps)
+{
+	if (bps >= 1e9)
+		snprintf(buf, n, "%.15gGbps", bps / 1e9);
+	else if (bps >= 1e6)
+		snprintf(buf, n, "%.15gMbps", bps / 1e6);
+	else
+		snprintf(buf, n, "%.15gbps", bps);
+}
+
+static FILE *open_tmp(const char *path, char *tmp, size_t tmplen, char *err, size_t errlen)
+{
+	snprintf(tmp, tmplen, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot create a temporary file: %s", path, strerror(errno));
+		return NULL;
+	}
+	(void)fchmod(fd, 0644);
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	}
+	return f;
+}
+
+static react_status_t close_tmp(FILE *f, const char *tmp, const char *path, char *err,
+                                size_t errlen)
+{
+	int bad = ferror(f);
+	bad |= fclose(f);
+	if (bad || rename(tmp, path)) {
+		snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
+		unlink(tmp);
+		return REACT_EIO;
+	}
+	return REACT_OK;
+}
+
+react_status_t react_topo_write(const react_topology_t *t, const char *path, char *err,
+                                size_t errlen)
+{
+	char tmp[4096], r[64];
+	if (!t || !path)
+		return REACT_EINVAL;
+	FILE *f = open_tmp(path, tmp, sizeof tmp, err, errlen);
+	if (!f)
+		return REACT_EIO;
+	fprintf(f, "# REACT topology: %d nodes (%d hosts), %d links\n", t->nnodes, t->nhosts,
+	        t->nlinks);
+	fprintf(f, "topology %s\n", t->name[0] ? t->name : "unnamed");
+	for (int32_t i = 0; i < t->nnodes; i++)
+		fprintf(f, "node %s %s\n", t->node_name[i], react_node_kind_name(t->kind[i]));
+	for (int32_t i = 0; i < t->nlinks; i++) {
+		fmt_rate(r, sizeof r, t->links[i].rate_bps);
+		fprintf(f, "link %s %s %s %.15gus\n", t->node_name[t->links[i].a],
+		        t->node_name[t->links[i].b], r, t->links[i].delay_s * 1e6);
+	}
+	return close_tmp(f, tmp, path, err, errlen);
+}
+
+react_status_t react_topo_write_hpcc(const react_topology_t *t, const char *path, char *err,
+                                     size_t errlen)
+{
+	char tmp[4096], r[64];
+	if (!t || !path)
+		return REACT_EINVAL;
+	FILE *f = open_tmp(path, tmp, sizeof tmp, err, errlen);
+	if (!f)
+		return REACT_EIO;
+	fprintf(f, "%d %d %d\n", t->nnodes, t->nnodes - t->nhosts, t->nlinks);
+	const char *sep = "";
+	for (int32_t i = 0; i < t->nnodes; i++)
+		if (t->kind[i] != REACT_NODE_HOST) {
+			fprintf(f, "%s%d", sep, i);
+			sep = " ";
+		}
+	fprintf(f, "\n");
+	for (int32_t i = 0; i < t->nlinks; i++) {
+		fmt_rate(r, sizeof r, t->links[i].rate_bps);
+		fprintf(f, "%d %d %s %.15gms 0\n", t->links[i].a, t->links[i].b, r,
+		        t->links[i].delay_s * 1e3);
+	}
+	return close_tmp(f, tmp, path, err, errlen);
+}
