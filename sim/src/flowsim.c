@@ -1,0 +1,610 @@
+/*
+ * flowsim.c - the flow-level (fluid) simulator: react_backend_flow.
+ *
+ * Continuous time, event driven.  Every active flow (a pattern flow being
+ * transmitted, or one external long-lived flow) crosses a fixed path of
+ * directed links; rates are the max-min fair allocation over directed link
+ * capacities (progressive filling), recomputed whenever the set of active
+ * flows changes.  Between two such changes rates are constant, so the next
+ * completion is found exactly.  A pattern flow:
+ *   starts      when all its predecessors (react_pattern_preds) have arrived
+ *               (flows without predecessors: at the epoch's start);
+ *   transmits   its bytes at its max-min rate until none are left (t_tx);
+ *   arrives     at t_tx + D, D = sum of the one-way delays of its path's links;
+ *   FCT         = arrival - start.
+ * A flow alone on a path of bottleneck rate B therefore has FCT = 8 S / B + D.
+ * Two ranks on the same host exchange data instantly (FCT 0).
+ * Epoch e+1 of a job starts compute_gap_s after the last flow of epoch e
+ * arrived; its first epoch starts at start_s.
+ *
+ * ECMP: logical flow i of job j owns cfg->ecmp_ports connections; connection
+ * k has source port hash(seed, j, i, k).  At epoch e the connection used is
+ * hash(seed, j, e, i) mod ecmp_ports.  External flow x, copy c, has source
+ * port hash(seed, x, c), fixed for the run.  Paths: react_routing_path().
+ *
+ * Ties: events at the same instant are processed together (in the order
+ * they were scheduled) before rates are recomputed; a flow whose remaining
+ * bytes would take less than 1 ps at its rate is complete.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "react/flowsim.h"
+#include "react/routing.h"
+
+#define DONE_EPS_S 1e-12
+
+enum { EV_EPOCH = 0, EV_ARRIVE, EV_EXT_ON, EV_EXT_OFF };
+
+typedef struct ev {
+	double t;
+	uint64_t seq;
+	int32_t type, job;
+	int64_t idx;
+} ev_t;
+
+typedef struct ent {
+	int32_t job;     /* -1: external */
+	int32_t idx;     /* flow id, or external flow index */
+	double rem;      /* bytes left (external: unused) */
+	double rate;     /* bytes per second */
+	const int32_t *path;
+	int32_t plen;
+	int frozen;
+} ent_t;
+
+typedef struct jstate {
+	const react_job_cfg_t *cfg;
+	int64_t epoch;
+	int alive;
+	const react_pattern_t *pat;
+	size_t nflows, cap, narrived, *succ_off, *succ, succ_cap;
+	double *start, *fct, *pdelay, epoch_start;
+	int32_t *npend, *paths, *plen;
+} jstate_t;
+
+typedef struct sim {
+	const react_run_cfg_t *cfg;
+	const react_topology_t *t;
+	react_routing_t *rt;
+	int32_t maxhops, ndl;
+	double *cap;          /* per directed link, bytes/s */
+	double *ldelay;       /* per directed link */
+	jstate_t *js;
+	ev_t *heap;
+	size_t nheap, heapcap;
+	uint64_t seq;
+	ent_t *act;
+	size_t nact, actcap;
+	int32_t *ext_paths;   /* per external copy */
+	size_t *ext_off;      /* first copy of external flow x */
+	/* max-min scratch */
+	double *rc;
+	int32_t *cnt, *loff, *lfill, *lents, *used;
+	size_t lents_cap;
+	react_flowsim_stats_t st;
+	char *err;
+	size_t errlen;
+} sim_t;
+
+static uint64_t h4(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
+{
+	return react_ecmp_hash(seed, (int32_t)a, (int32_t)b, (uint32_t)c, (int32_t)(c >> 32));
+}
+
+/* ---- event heap, ordered by (time, sequence) ---- */
+static int ev_less(const ev_t *a, const ev_t *b)
+{
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static react_status_t push(sim_t *s, double t, int32_t type, int32_t job, int64_t idx)
+{
+	if (s->nheap == s->heapcap) {
+		size_t nc = s->heapcap ? 2 * s->heapcap : 256;
+		ev_t *q = realloc(s->heap, nc * sizeof *q);
+		if (!q)
+			return REACT_ENOMEM;
+		s->heap = q;
+		s->heapcap = nc;
+	}
+	size_t i = s->nheap++;
+	ev_t e = {t, s->seq++, type, job, idx};
+	while (i > 0 && ev_less(&e, &s->heap[(i - 1) / 2])) {
+		s->heap[i] = s->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	s->heap[i] = e;
+	return REACT_OK;
+}
+
+static ev_t pop(sim_t *s)
+{
+	ev_t top = s->heap[0], last = s->heap[--s->nheap];
+	size_t i = 0, n = s->nheap;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && ev_less(&s->heap[c + 1], &s->heap[c]))
+			c++;
+		if (!ev_less(&s->heap[c], &last))
+			break;
+		s->heap[i] = s->heap[c];
+		i = c;
+	}
+	if (n)
+		s->heap[i] = last;
+	return top;
+}
+
+static react_status_t add_ent(sim_t *s, ent_t e)
+{
+	if (s->nact == s->actcap) {
+		size_t nc = s->actcap ? 2 * s->actcap : 256;
+		ent_t *q = realloc(s->act, nc * sizeof *q);
+		if (!q)
+			return REACT_ENOMEM;
+		s->act = q;
+		s->actcap = nc;
+	}
+	s->act[s->nact++] = e;
+	if ((int32_t)s->nact > s->st.max_active)
+		s->st.max_active = (int32_t)s->nact;
+	s->st.flow_events++;
+	return REACT_OK;
+}
+
+/* ---- max-min fair rates by progressive filling ---- */
+static react_status_t solve(sim_t *s)
+{
+	size_t nused = 0, total = 0;
+	s->st.rate_solves++;
+	for (size_t i = 0; i < s->nact; i++) {
+		ent_t *e = &s->act[i];
+		e->frozen = 0;
+		e->rate = 0;
+		for (int32_t k = 0; k < e->plen; k++) {
+			int32_t l = e->path[k];
+			if (s->cnt[l]++ == 0)
+				s->used[nused++] = l;
+		}
+		total += (size_t)e->plen;
+	}
+	if (total > s->lents_cap) {
+		int32_t *q = realloc(s->lents, total * sizeof *q);
+		if (!q)
+			return REACT_ENOMEM;
+		s->lents = q;
+		s->lents_cap = total;
+	}
+	size_t off = 0;
+	for (size_t u = 0; u < nused; u++) {
+		int32_t l = s->used[u];
+		s->loff[l] = (int32_t)off;
+		s->lfill[l] = (int32_t)off;
+		off += (size_t)s->cnt[l];
+		s->rc[l] = s->cap[l];
+	}
+	for (size_t i = 0; i < s->nact; i++)
+		for (int32_t k = 0; k < s->act[i].plen; k++)
+			s->lents[s->lfill[s->act[i].path[k]]++] = (int32_t)i;
+	while (nused) {
+		double best = INFINITY;
+		for (size_t u = 0; u < nused; u++) {
+			int32_t l = s->used[u];
+			double sh = s->rc[l] > 0 ? s->rc[l] / s->cnt[l] : 0;
+			if (sh < best)
+				best = sh;
+		}
+		double thr = best * (1 + 1e-9);
+		for (size_t u = 0; u < nused; u++) {
+			int32_t l = s->used[u];
+			if (s->cnt[l] == 0 || (s->rc[l] > 0 ? s->rc[l] / s->cnt[l] : 0) > thr)
+				continue;
+			for (int32_t p = s->loff[l]; p < s->lfill[l]; p++) {
+				ent_t *e = &s->act[s->lents[p]];
+				if (e->frozen)
+					continue;
+				e->frozen = 1;
+				e->rate = best;
+				for (int32_t k = 0; k < e->plen; k++) {
+					s->rc[e->path[k]] -= best;
+					s->cnt[e->path[k]]--;
+				}
+			}
+		}
+		size_t w = 0;
+		for (size_t u = 0; u < nused; u++)
+			if (s->cnt[s->used[u]] > 0)
+				s->used[w++] = s->used[u];
+		nused = w;
+	}
+	return REACT_OK;
+}
+
+/* ---- pattern flows ---- */
+static react_status_t start_flow(sim_t *s, int32_t j, size_t f, double t)
+{
+	jstate_t *J = &s->js[j];
+	const react_flow_t *fl = &J->pat->flows[f];
+	const react_run_cfg_t *c = s->cfg;
+	int32_t src = J->cfg->hosts[fl->src], dst = J->cfg->hosts[fl->dst];
+	uint64_t k = h4(c->seed, (uint64_t)j, (uint64_t)J->epoch, f) % (uint64_t)c->ecmp_ports;
+	uint32_t sport = (uint32_t)h4(c->seed ^ 0x706f7274ULL, (uint64_t)j, f, k);
+	int32_t *path = &J->paths[f * (size_t)s->maxhops], len = 0;
+	react_status_t st;
+	J->start[f] = t;
+	if ((st = react_routing_path(s->rt, src, dst, sport, c->seed, path, s->maxhops, &len)))
+		return st;
+	J->plen[f] = len;
+	double d = 0;
+	for (int32_t i = 0; i < len; i++)
+		d += s->ldelay[path[i]];
+	J->pdelay[f] = d;
+	if (len == 0 || fl->bytes == 0) {
+		s->st.flow_events++;
+		return push(s, t + d, EV_ARRIVE, j, (int64_t)f);
+	}
+	return add_ent(s, (ent_t){j, (int32_t)f, (double)fl->bytes, 0, path, len, 0});
+}
+
+static react_status_t grow_job(jstate_t *J, size_t n, size_t maxhops, size_t npreds)
+{
+	if (n > J->cap) {
+		size_t nc = n;
+#define RE(p) do { void *q = realloc(p, nc * sizeof *(p)); if (!q) return REACT_ENOMEM; p = q; } while (0)
+		RE(J->start); RE(J->fct); RE(J->pdelay); RE(J->npend); RE(J->plen);
+		void *q = realloc(J->succ_off, (nc + 1) * sizeof *J->succ_off);
+		if (!q)
+			return REACT_ENOMEM;
+		J->succ_off = q;
+		q = realloc(J->paths, nc * maxhops * sizeof *J->paths + 1);
+		if (!q)
+			return REACT_ENOMEM;
+		J->paths = q;
+		J->cap = nc;
+#undef RE
+	}
+	if (npreds > J->succ_cap) {
+		void *q = realloc(J->succ, npreds * sizeof *J->succ);
+		if (!q)
+			return REACT_ENOMEM;
+		J->succ = q;
+		J->succ_cap = npreds;
+	}
+	return REACT_OK;
+}
+
+static react_status_t epoch_end(sim_t *s, int32_t j, double t, const react_driver_cb_t *cb);
+
+static react_status_t epoch_begin(sim_t *s, int32_t j, double t, const react_driver_cb_t *cb)
+{
+	jstate_t *J = &s->js[j];
+	react_status_t st;
+	const react_pattern_t *p = NULL;
+	if (J->cfg->epochs <= 0 || J->epoch < J->cfg->epochs)
+		p = cb->pattern_for(cb->ctx, j, J->epoch);
+	if (!p) {
+		J->alive = 0;
+		return REACT_OK;
+	}
+	if (p->nranks != J->cfg->nranks) {
+		snprintf(s->err, s->errlen, "job %s epoch %lld: pattern has %d ranks, the job %d",
+		         J->cfg->name, (long long)J->epoch, p->nranks, J->cfg->nranks);
+		return REACT_EINVAL;
+	}
+	size_t n = p->nflows, np = 0;
+	for (size_t f = 0; f < n; f++) {
+		const size_t *pr;
+		np += react_pattern_preds(p, f, &pr);
+	}
+	if ((st = grow_job(J, n, (size_t)s->maxhops, np)))
+		return st;
+	J->pat = p;
+	J->nflows = n;
+	J->narrived = 0;
+	J->epoch_start = t;
+	memset(J->succ_off, 0, (n + 1) * sizeof *J->succ_off);
+	for (size_t f = 0; f < n; f++) {
+		const size_t *pr;
+		size_t k = react_pattern_preds(p, f, &pr);
+		J->npend[f] = (int32_t)k;
+		for (size_t i = 0; i < k; i++)
+			J->succ_off[pr[i] + 1]++;
+		J->fct[f] = 0;
+	}
+	for (size_t f = 0; f < n; f++)
+		J->succ_off[f + 1] += J->succ_off[f];
+	for (size_t f = 0; f < n; f++) { /* succ lists, filled via a moving cursor */
+		const size_t *pr;
+		size_t k = react_pattern_preds(p, f, &pr);
+		for (size_t i = 0; i < k; i++)
+			J->succ[J->succ_off[pr[i]]++] = f;
+	}
+	for (size_t f = n; f > 0; f--) /* shift the cursors back into offsets */
+		J->succ_off[f] = J->succ_off[f - 1];
+	J->succ_off[0] = 0;
+	if (n == 0)
+		return epoch_end(s, j, t, cb);
+	for (size_t f = 0; f < n; f++)
+		if (J->npend[f] == 0 && (st = start_flow(s, j, f, t)))
+			return st;
+	return REACT_OK;
+}
+
+static react_status_t epoch_end(sim_t *s, int32_t j, double t, const react_driver_cb_t *cb)
+{
+	jstate_t *J = &s->js[j];
+	react_epoch_report_t rep = {j, J->epoch, J->epoch_start, t, J->pat, J->start, J->fct};
+	react_status_t st = cb->epoch_done(cb->ctx, &rep);
+	if (st) {
+		snprintf(s->err, s->errlen, "job %s epoch %lld: the driver stopped the run (%s)",
+		         J->cfg->name, (long long)J->epoch, react_status_str(st));
+		return st;
+	}
+	s->st.epochs++;
+	J->epoch++;
+	J->pat = NULL;
+	return push(s, t + J->cfg->compute_gap_s, EV_EPOCH, j, 0);
+}
+
+static react_status_t arrive(sim_t *s, int32_t j, size_t f, double t,
+                             const react_driver_cb_t *cb)
+{
+	jstate_t *J = &s->js[j];
+	react_status_t st;
+	J->fct[f] = t - J->start[f];
+	J->narrived++;
+	for (size_t i = J->succ_off[f]; i < J->succ_off[f + 1]; i++) {
+		size_t g = J->succ[i];
+		if (--J->npend[g] == 0 && (st = start_flow(s, j, g, t)))
+			return st;
+	}
+	if (J->narrived == J->nflows)
+		return epoch_end(s, j, t, cb);
+	return REACT_OK;
+}
+
+static react_status_t check_cfg(const react_run_cfg_t *c, char *err, size_t errlen)
+{
+	const react_topology_t *t = c->topo;
+	if (!t || t->nhosts < 1) {
+		snprintf(err, errlen, "flow backend: the run has no topology");
+		return REACT_EINVAL;
+	}
+	if (c->ecmp_ports < 1) {
+		snprintf(err, errlen, "flow backend: ecmp_ports is %d, expected >= 1", c->ecmp_ports);
+		return REACT_EINVAL;
+	}
+	if (c->njobs < 0 || (c->njobs > 0 && !c->jobs)) {
+		snprintf(err, errlen, "flow backend: bad job list");
+		return REACT_EINVAL;
+	}
+	for (int32_t j = 0; j < c->njobs; j++) {
+		const react_job_cfg_t *J = &c->jobs[j];
+		if (J->nranks < 1 || !J->hosts || !(J->compute_gap_s >= 0) || !(J->start_s >= 0)) {
+			snprintf(err, errlen, "job %s: expected nranks >= 1, hosts, gap and start >= 0",
+			         J->name);
+			return REACT_EINVAL;
+		}
+		for (int32_t r = 0; r < J->nranks; r++)
+			if (J->hosts[r] < 0 || J->hosts[r] >= t->nhosts) {
+				snprintf(err, errlen, "job %s: rank %d on host %d, topology %s has %d hosts",
+				         J->name, r, J->hosts[r], t->name, t->nhosts);
+				return REACT_EINVAL;
+			}
+	}
+	for (size_t x = 0; x < c->next; x++) {
+		const react_ext_flow_t *e = &c->ext[x];
+		if (e->src_host < 0 || e->src_host >= t->nhosts || e->dst_host < 0 ||
+		    e->dst_host >= t->nhosts || e->count < 0 || !(e->start_s >= 0)) {
+			snprintf(err, errlen, "external flow %zu: expected hosts in 0..%d, count >= 0, "
+			         "start >= 0", x, t->nhosts - 1);
+			return REACT_EINVAL;
+		}
+	}
+	for (size_t d = 0; d < c->ndegraded; d++)
+		if (c->degraded[d].link < 0 || c->degraded[d].link >= t->nlinks ||
+		    !(c->degraded[d].rate_bps > 0)) {
+			snprintf(err, errlen, "degraded link %zu: expected a link in 0..%d and a rate > 0",
+			         d, t->nlinks - 1);
+			return REACT_EINVAL;
+		}
+	return REACT_OK;
+}
+
+static void sim_free(sim_t *s)
+{
+	if (s->js)
+		for (int32_t j = 0; j < s->cfg->njobs; j++) {
+			jstate_t *J = &s->js[j];
+			free(J->start); free(J->fct); free(J->pdelay); free(J->npend); free(J->plen);
+			free(J->succ_off); free(J->succ); free(J->paths);
+		}
+	free(s->js);
+	react_routing_destroy(s->rt);
+	free(s->cap); free(s->ldelay); free(s->heap); free(s->act);
+	free(s->ext_paths); free(s->ext_off);
+	free(s->rc); free(s->cnt); free(s->loff); free(s->lfill); free(s->lents); free(s->used);
+}
+
+react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
+                                 react_flowsim_stats_t *stats, char *err, size_t errlen)
+{
+	react_status_t st;
+	sim_t s;
+	char dummy[8];
+	memset(&s, 0, sizeof s);
+	if (!err) {
+		err = dummy;
+		errlen = sizeof dummy;
+	}
+	if (!cfg || !cb || !cb->pattern_for || !cb->epoch_done) {
+		snprintf(err, errlen, "flow backend: missing configuration or callbacks");
+		return REACT_EINVAL;
+	}
+	if ((st = check_cfg(cfg, err, errlen)))
+		return st;
+	s.cfg = cfg;
+	s.t = cfg->topo;
+	s.err = err;
+	s.errlen = errlen;
+	if ((st = react_routing_create(s.t, &s.rt, err, errlen)))
+		goto fail;
+	s.maxhops = react_routing_diameter(s.rt) > 0 ? react_routing_diameter(s.rt) : 1;
+	s.ndl = 2 * s.t->nlinks;
+	size_t nd = (size_t)s.ndl + 1;
+	s.cap = malloc(nd * sizeof *s.cap);
+	s.ldelay = malloc(nd * sizeof *s.ldelay);
+	s.rc = malloc(nd * sizeof *s.rc);
+	s.cnt = calloc(nd, sizeof *s.cnt);
+	s.loff = malloc(nd * sizeof *s.loff);
+	s.lfill = malloc(nd * sizeof *s.lfill);
+	s.used = malloc(nd * sizeof *s.used);
+	s.js = calloc((size_t)cfg->njobs + 1, sizeof *s.js);
+	size_t ncopies = 0;
+	for (size_t x = 0; x < cfg->next; x++)
+		ncopies += (size_t)cfg->ext[x].count;
+	s.ext_off = malloc((cfg->next + 1) * sizeof *s.ext_off);
+	s.ext_paths = malloc((ncopies * (size_t)s.maxhops + 1) * sizeof *s.ext_paths);
+	st = REACT_ENOMEM;
+	if (!s.cap || !s.ldelay || !s.rc || !s.cnt || !s.loff || !s.lfill || !s.used || !s.js ||
+	    !s.ext_off || !s.ext_paths)
+		goto fail;
+	for (int32_t l = 0; l < s.t->nlinks; l++) {
+		s.cap[2 * l] = s.cap[2 * l + 1] = s.t->links[l].rate_bps / 8;
+		s.ldelay[2 * l] = s.ldelay[2 * l + 1] = s.t->links[l].delay_s;
+	}
+	for (size_t d = 0; d < cfg->ndegraded; d++)
+		s.cap[2 * cfg->degraded[d].link] = s.cap[2 * cfg->degraded[d].link + 1] =
+		    cfg->degraded[d].rate_bps / 8;
+	/* external flows: fixed paths per copy */
+	ncopies = 0;
+	for (size_t x = 0; x < cfg->next; x++) {
+		const react_ext_flow_t *e = &cfg->ext[x];
+		s.ext_off[x] = ncopies;
+		for (int32_t c = 0; c < e->count; c++, ncopies++) {
+			uint32_t sport = (uint32_t)h4(cfg->seed ^ 0x65787465726eULL, x, (uint64_t)c, 0);
+			int32_t len;
+			int32_t *p = &s.ext_paths[ncopies * (size_t)s.maxhops];
+			if ((st = react_routing_path(s.rt, e->src_host, e->dst_host, sport, cfg->seed, p,
+			                             s.maxhops, &len)))
+				goto fail;
+		}
+		if (e->count > 0 && e->src_host != e->dst_host) {
+			if ((st = push(&s, e->start_s, EV_EXT_ON, -1, (int64_t)x)))
+				goto fail;
+			if (e->end_s > 0 && e->end_s > e->start_s &&
+			    (st = push(&s, e->end_s, EV_EXT_OFF, -1, (int64_t)x)))
+				goto fail;
+		}
+	}
+	s.ext_off[cfg->next] = ncopies;
+	int32_t alive = 0;
+	for (int32_t j = 0; j < cfg->njobs; j++) {
+		s.js[j].cfg = &cfg->jobs[j];
+		s.js[j].alive = 1;
+		alive++;
+		if ((st = push(&s, cfg->jobs[j].start_s, EV_EPOCH, j, 0)))
+			goto fail;
+	}
+	double t = 0;
+	int dirty = 1;
+	while (alive > 0) {
+		if (dirty) {
+			if ((st = solve(&s)))
+				goto fail;
+			dirty = 0;
+		}
+		double dtc = INFINITY;
+		for (size_t i = 0; i < s.nact; i++)
+			if (s.act[i].job >= 0 && s.act[i].rate > 0 && s.act[i].rem / s.act[i].rate < dtc)
+				dtc = s.act[i].rem / s.act[i].rate;
+		double tn = t + dtc;
+		if (s.nheap && s.heap[0].t <= tn)
+			tn = s.heap[0].t;
+		if (tn == INFINITY) {
+			snprintf(err, errlen, "flow backend: at t=%.9g s no flow can progress", t);
+			st = REACT_EBACKEND;
+			goto fail;
+		}
+		double dt = tn - t;
+		t = tn;
+		for (size_t i = 0; i < s.nact;) {
+			ent_t *e = &s.act[i];
+			if (e->job < 0) {
+				i++;
+				continue;
+			}
+			e->rem -= e->rate * dt;
+			if (e->rem <= e->rate * DONE_EPS_S) {
+				int32_t j = e->job;
+				size_t f = (size_t)e->idx;
+				s.st.flow_events++;
+				s.act[i] = s.act[--s.nact]; /* order changes deterministically */
+				dirty = 1;
+				if ((st = push(&s, t + s.js[j].pdelay[f], EV_ARRIVE, j, (int64_t)f)))
+					goto fail;
+			} else {
+				i++;
+			}
+		}
+		while (s.nheap && s.heap[0].t <= t) {
+			ev_t e = pop(&s);
+			switch (e.type) {
+			case EV_EPOCH:
+				if ((st = epoch_begin(&s, e.job, t, cb)))
+					goto fail;
+				if (!s.js[e.job].alive)
+					alive--;
+				break;
+			case EV_ARRIVE:
+				if ((st = arrive(&s, e.job, (size_t)e.idx, t, cb)))
+					goto fail;
+				break;
+			case EV_EXT_ON:
+				for (size_t c = s.ext_off[e.idx]; c < s.ext_off[e.idx + 1]; c++) {
+					int32_t len = 0;
+					int32_t *p = &s.ext_paths[c * (size_t)s.maxhops];
+					uint32_t sport = (uint32_t)h4(cfg->seed ^ 0x65787465726eULL, (uint64_t)e.idx,
+					                              c - s.ext_off[e.idx], 0);
+					if ((st = react_routing_path(s.rt, cfg->ext[e.idx].src_host,
+					                             cfg->ext[e.idx].dst_host, sport, cfg->seed, p,
+					                             s.maxhops, &len)) ||
+					    (st = add_ent(&s, (ent_t){-1, (int32_t)e.idx, 0, 0, p, len, 0})))
+						goto fail;
+				}
+				break;
+			case EV_EXT_OFF:
+				for (size_t i = 0; i < s.nact;) {
+					if (s.act[i].job < 0 && s.act[i].idx == (int32_t)e.idx) {
+						s.act[i] = s.act[--s.nact];
+						s.st.flow_events++;
+					} else {
+						i++;
+					}
+				}
+				break;
+			}
+			dirty = 1;
+		}
+	}
+	s.st.end_s = t;
+	if (stats)
+		*stats = s.st;
+	st = REACT_OK;
+fail:
+	sim_free(&s);
+	return st;
+}
+
+static react_status_t run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb, char *err,
+                          size_t errlen)
+{
+	return react_flowsim_run(cfg, cb, NULL, err, errlen);
+}
+
+const react_backend_ops_t react_backend_flow = {"flow", run};
