@@ -1,0 +1,307 @@
+#include "react-network-helper.h"
+
+#include "react-ack-filter.h"
+#include "react-ecmp-routing-helper.h"
+
+#include <deque>
+#include <sstream>
+
+namespace ns3 {
+
+static uint64_t
+MixSeed(uint64_t a, uint64_t b)
+{
+    uint64_t x = a ^ (b * 0x9e3779b97f4a7c15ull);
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+void
+ReactNetworkHelper::QueueLength(uint32_t oldv, uint32_t newv)
+{
+    (void)oldv;
+    if (newv > m_maxQueue)
+        m_maxQueue = newv;
+}
+
+std::string
+ReactNetworkHelper::Build(const react_topology_t* t, const ReactNetworkConfig& cfg)
+{
+    m_cfg = cfg;
+    if (!t || t->nnodes < 1 || t->nhosts < 1)
+        return "topology: needs at least one node and one host";
+    if (cfg.mtu != 1500 && cfg.mtu != 9000)
+        return "mtu: expected 1500 or 9000, got " + std::to_string(cfg.mtu);
+    if (t->nlinks >= (1 << 22))
+        return "topology: too many links for the 10.0.0.0/8 plan (max 4194303)";
+    for (int32_t i = 0; i < t->nlinks; i++)
+    {
+        const react_link_t& l = t->links[i];
+        if (l.a < 0 || l.b < 0 || l.a >= t->nnodes || l.b >= t->nnodes || l.a == l.b)
+            return "topology: link " + std::to_string(i) + " joins invalid nodes";
+        if (!(l.rate_bps > 0) || !(l.delay_s >= 0))
+            return "topology: link " + std::to_string(i) + " needs rate_bps > 0 and delay_s >= 0";
+    }
+    uint32_t nn = (uint32_t)t->nnodes;
+    m_nodes.Create(nn);
+    m_hostNode.assign(t->host_node, t->host_node + t->nhosts);
+    std::vector<char> isHost(nn, 0);
+    for (uint32_t h = 0; h < m_hostNode.size(); h++)
+    {
+        if (m_hostNode[h] >= nn)
+            return "topology: host " + std::to_string(h) + " maps to a missing node";
+        isHost[m_hostNode[h]] = 1;
+    }
+
+    InternetStackHelper stack;
+    stack.SetIpv6StackInstall(false);
+    if (!cfg.globalRouting)
+    {
+        ReactEcmpRoutingHelper rh;
+        stack.SetRoutingHelper(rh);
+    }
+    stack.Install(m_nodes);
+    for (uint32_t h = 0; h < m_hostNode.size(); h++)
+    {
+        Ptr<TcpL4Protocol> tcp = m_nodes.Get(m_hostNode[h])->GetObject<TcpL4Protocol>();
+        tcp->SetAttribute("SocketType", TypeIdValue(TcpDctcp::GetTypeId()));
+    }
+
+    ReactAckPacketFilter::GetTypeId(); /* make sure the filter is registered */
+    uint32_t qpkts = (uint32_t)(cfg.bufferBytes / cfg.mtu);
+    std::string qsize = std::to_string(qpkts) + "p";
+
+    struct Adj
+    {
+        uint32_t nbr, iface, port;
+    };
+    std::vector<std::vector<Adj>> adj(nn);
+    std::vector<Ptr<Ipv4>> ipv4(nn);
+    for (uint32_t n = 0; n < nn; n++)
+        ipv4[n] = m_nodes.Get(n)->GetObject<Ipv4>();
+    m_hostAddr.assign(m_hostNode.size(), Ipv4Address());
+    std::vector<char> hostHasAddr(m_hostNode.size(), 0);
+    m_book = std::make_shared<ReactAddressBook>();
+    m_book->hostNode = m_hostNode;
+    std::vector<int32_t> hostOfNode(nn, -1);
+    for (uint32_t h = 0; h < m_hostNode.size(); h++)
+        hostOfNode[m_hostNode[h]] = (int32_t)h;
+
+    for (int32_t i = 0; i < t->nlinks; i++)
+    {
+        const react_link_t& l = t->links[i];
+        PointToPointHelper p2p;
+        p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate((uint64_t)l.rate_bps)));
+        p2p.SetDeviceAttribute("Mtu", UintegerValue(cfg.mtu));
+        p2p.SetChannelAttribute("Delay", TimeValue(Seconds(l.delay_s)));
+        p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1p"));
+        NetDeviceContainer d = p2p.Install(m_nodes.Get((uint32_t)l.a), m_nodes.Get((uint32_t)l.b));
+        m_devA.push_back(DynamicCast<PointToPointNetDevice>(d.Get(0)));
+        m_devB.push_back(DynamicCast<PointToPointNetDevice>(d.Get(1)));
+        for (int side = 0; side < 2; side++)
+        {
+            uint32_t n = (uint32_t)(side ? l.b : l.a);
+            TrafficControlHelper tch;
+            uint16_t handle = tch.SetRootQueueDisc("ns3::PrioQueueDisc", "Priomap",
+                                                   StringValue("1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1"));
+            TrafficControlHelper::ClassIdList cls = tch.AddQueueDiscClasses(handle, 2, "ns3::QueueDiscClass");
+            tch.AddChildQueueDisc(handle, cls[0], "ns3::FifoQueueDisc", "MaxSize", StringValue("100000p"));
+            if (isHost[n])
+                tch.AddChildQueueDisc(handle, cls[1], "ns3::FifoQueueDisc", "MaxSize", StringValue(qsize));
+            else
+                tch.AddChildQueueDisc(handle, cls[1], "ns3::RedQueueDisc",
+                                      "MaxSize", StringValue(qsize),
+                                      "MinTh", DoubleValue(cfg.redMinTh),
+                                      "MaxTh", DoubleValue(cfg.redMaxTh),
+                                      "QW", DoubleValue(1.0),
+                                      "LInterm", DoubleValue(1.0),
+                                      "UseEcn", BooleanValue(true),
+                                      "UseHardDrop", BooleanValue(false),
+                                      "MeanPktSize", UintegerValue(cfg.mtu),
+                                      "LinkBandwidth", DataRateValue(DataRate((uint64_t)l.rate_bps)),
+                                      "LinkDelay", TimeValue(Seconds(l.delay_s)));
+            tch.AddPacketFilter(handle, "ns3::ReactAckPacketFilter");
+            QueueDiscContainer qd = tch.Install(d.Get((uint32_t)side));
+            Ptr<QueueDisc> root = qd.Get(0);
+            m_roots.push_back(root);
+            if (!isHost[n])
+            {
+                Ptr<RedQueueDisc> red = DynamicCast<RedQueueDisc>(root->GetQueueDiscClass(1)->GetQueueDisc());
+                /* fixed streams: the same seed gives the same marks in every run of a process */
+                red->AssignStreams((int64_t)m_red.size());
+                if (cfg.trackQueues)
+                    red->TraceConnectWithoutContext(
+                        "PacketsInQueue", MakeCallback(&ReactNetworkHelper::QueueLength, this));
+                m_red.push_back(red);
+            }
+        }
+        uint32_t base = (10u << 24) + 4u * (uint32_t)i;
+        for (int side = 0; side < 2; side++)
+        {
+            uint32_t n = (uint32_t)(side ? l.b : l.a);
+            Ipv4Address addr(base + 1 + (uint32_t)side);
+            int32_t ifi = ipv4[n]->AddInterface(d.Get((uint32_t)side));
+            ipv4[n]->AddAddress((uint32_t)ifi, Ipv4InterfaceAddress(addr, Ipv4Mask("255.255.255.252")));
+            ipv4[n]->SetUp((uint32_t)ifi);
+            int32_t h = hostOfNode[n];
+            if (h >= 0)
+            {
+                m_book->hostOfAddress[addr.Get()] = h;
+                if (!hostHasAddr[(size_t)h])
+                {
+                    m_hostAddr[(size_t)h] = addr;
+                    hostHasAddr[(size_t)h] = 1;
+                }
+            }
+            adj[n].push_back(Adj{(uint32_t)(side ? l.a : l.b), (uint32_t)ifi, 0});
+        }
+    }
+    for (uint32_t h = 0; h < m_hostNode.size(); h++)
+        if (!hostHasAddr[h])
+            return "topology: host " + std::to_string(h) + " has no link";
+
+    if (cfg.globalRouting)
+    {
+        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+        return "";
+    }
+
+    /* ECMP tables: for every destination host, BFS over switches only. */
+    m_routing.resize(nn);
+    for (uint32_t n = 0; n < nn; n++)
+    {
+        Ptr<ReactEcmpRouting> r = DynamicCast<ReactEcmpRouting>(ipv4[n]->GetRoutingProtocol());
+        if (!r)
+            return "internal: node without ReactEcmpRouting";
+        r->SetAttribute("Seed", UintegerValue(MixSeed(cfg.seed, n + 1)));
+        r->SetAttribute("RecordPaths", BooleanValue(cfg.recordPaths));
+        r->SetAddressBook(m_book, n);
+        m_routing[n] = r;
+        for (Adj& a : adj[n])
+        {
+            uint32_t ab = a.nbr; /* neighbour's address on this link */
+            Ptr<Ipv4> nb = ipv4[ab];
+            Ptr<NetDevice> dev = ipv4[n]->GetNetDevice(a.iface);
+            Ptr<Channel> ch = dev->GetChannel();
+            Ipv4Address gw;
+            for (std::size_t k = 0; k < ch->GetNDevices(); k++)
+            {
+                Ptr<NetDevice> other = ch->GetDevice(k);
+                if (other != dev)
+                {
+                    int32_t oi = nb->GetInterfaceForDevice(other);
+                    gw = nb->GetAddress((uint32_t)oi, 0).GetLocal();
+                }
+            }
+            a.port = r->AddPort(a.iface, gw);
+        }
+    }
+    std::vector<std::vector<uint32_t>> offs(nn);
+    std::vector<std::vector<uint16_t>> ports(nn);
+    std::vector<int32_t> dist(nn);
+    std::deque<uint32_t> q;
+    for (uint32_t h = 0; h < m_hostNode.size(); h++)
+    {
+        uint32_t d = m_hostNode[h];
+        std::fill(dist.begin(), dist.end(), -1);
+        dist[d] = 0;
+        q.clear();
+        q.push_back(d);
+        while (!q.empty())
+        {
+            uint32_t u = q.front();
+            q.pop_front();
+            if (isHost[u] && u != d)
+                continue; /* hosts do not relay */
+            for (const Adj& a : adj[u])
+                if (dist[a.nbr] < 0)
+                {
+                    dist[a.nbr] = dist[u] + 1;
+                    q.push_back(a.nbr);
+                }
+        }
+        for (uint32_t n = 0; n < nn; n++)
+        {
+            offs[n].push_back((uint32_t)ports[n].size());
+            if (n == d || dist[n] <= 0)
+                continue;
+            for (const Adj& a : adj[n])
+                if (dist[a.nbr] == dist[n] - 1 && (a.nbr == d || !isHost[a.nbr]))
+                    ports[n].push_back((uint16_t)a.port);
+        }
+    }
+    for (uint32_t n = 0; n < nn; n++)
+    {
+        offs[n].push_back((uint32_t)ports[n].size());
+        m_routing[n]->SetTable(std::move(offs[n]), std::move(ports[n]));
+    }
+    return "";
+}
+
+std::string
+ReactNetworkHelper::SetLinkRate(int32_t link, double rate_bps)
+{
+    if (link < 0 || (size_t)link >= m_devA.size())
+        return "degraded link " + std::to_string(link) + ": no such link (topology has " +
+               std::to_string(m_devA.size()) + ")";
+    if (!(rate_bps > 0))
+        return "degraded link " + std::to_string(link) + ": rate_bps must be > 0";
+    m_devA[(size_t)link]->SetDataRate(DataRate((uint64_t)rate_bps));
+    m_devB[(size_t)link]->SetDataRate(DataRate((uint64_t)rate_bps));
+    return "";
+}
+
+void
+ReactNetworkHelper::ConfigureTcpSocket(Ptr<Socket> s) const
+{
+    s->SetAttribute("SegmentSize", UintegerValue(GetSegmentSize()));
+    s->SetAttribute("SndBufSize", UintegerValue(8u << 20));
+    s->SetAttribute("RcvBufSize", UintegerValue(8u << 20));
+    s->SetAttribute("DelAckCount", UintegerValue(2));
+    s->SetAttribute("DelAckTimeout", TimeValue(MicroSeconds(10)));
+    s->SetAttribute("ConnTimeout", TimeValue(MilliSeconds(10)));
+    s->SetAttribute("TcpNoDelay", BooleanValue(true));
+    s->SetAttribute("MinRto", TimeValue(MilliSeconds(1)));
+    s->SetAttribute("ClockGranularity", TimeValue(MicroSeconds(1)));
+}
+
+Ptr<Socket>
+ReactNetworkHelper::CreateTcpSocket(int32_t h) const
+{
+    Ptr<Socket> s = Socket::CreateSocket(GetHost(h), TcpSocketFactory::GetTypeId());
+    ConfigureTcpSocket(s);
+    return s;
+}
+
+uint64_t
+ReactNetworkHelper::GetPacketsSent() const
+{
+    uint64_t n = 0;
+    for (const Ptr<QueueDisc>& q : m_roots)
+        n += q->GetStats().nTotalSentPackets;
+    return n;
+}
+
+uint64_t
+ReactNetworkHelper::GetDrops() const
+{
+    uint64_t n = 0;
+    for (const Ptr<QueueDisc>& q : m_roots)
+        n += q->GetStats().nTotalDroppedPackets;
+    for (size_t i = 0; i < m_devA.size(); i++)
+        n += m_devA[i]->GetQueue()->GetTotalDroppedPackets() +
+             m_devB[i]->GetQueue()->GetTotalDroppedPackets();
+    return n;
+}
+
+uint64_t
+ReactNetworkHelper::GetEcnMarks() const
+{
+    uint64_t n = 0;
+    for (const Ptr<RedQueueDisc>& q : m_red)
+        n += q->GetStats().nTotalMarkedPackets;
+    return n;
+}
+
+} // namespace ns3
