@@ -23,29 +23,37 @@
 
 #define DEFAULT_RATE 100e9
 #define DEFAULT_DELAY 1e-6
-#define MAXTOK 16
-
 typedef struct reader {
 	FILE *f;
 	const char *path;
 	int lineno;
-	char line[4096];
-	char *tok[MAXTOK];
-	int ntok;
+	char *line;      /* getline buffer */
+	size_t linecap;
+	char **tok;
+	int ntok, tokcap;
 } reader_t;
 
-/* Next non-empty line split into tokens; 0 at end of file, -1 on a read error. */
+/* Next non-empty line split into tokens (any number, lines of any length);
+ * 0 at end of file, -1 on a read or memory error. */
 static int next_line(reader_t *r)
 {
-	while (fgets(r->line, sizeof r->line, r->f)) {
+	while (getline(&r->line, &r->linecap, r->f) >= 0) {
 		r->lineno++;
 		char *c = strchr(r->line, '#');
 		if (c)
 			*c = 0;
 		r->ntok = 0;
-		for (char *p = strtok(r->line, " \t\r\n"); p && r->ntok < MAXTOK;
-		     p = strtok(NULL, " \t\r\n"))
+		for (char *p = strtok(r->line, " \t\r\n"); p; p = strtok(NULL, " \t\r\n")) {
+			if (r->ntok == r->tokcap) {
+				int nc = r->tokcap ? 2 * r->tokcap : 16;
+				char **q = realloc(r->tok, (size_t)nc * sizeof *q);
+				if (!q)
+					return -1;
+				r->tok = q;
+				r->tokcap = nc;
+			}
 			r->tok[r->ntok++] = p;
+		}
 		if (r->ntok)
 			return 1;
 	}
@@ -257,6 +265,8 @@ react_status_t react_topo_read(const char *path, react_topology_t **out, char *e
 	if (st)
 		goto fail;
 	fclose(r.f);
+	free(r.line);
+	free(r.tok);
 	*out = react_tb_finish(&b);
 	return REACT_OK;
 fail:
@@ -265,6 +275,8 @@ fail:
 		st = REACT_EPARSE;
 	}
 	fclose(r.f);
+	free(r.line);
+	free(r.tok);
 	react_tb_abort(&b);
 	return st;
 }
