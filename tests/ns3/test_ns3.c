@@ -1,0 +1,257 @@
+/*
+ * tests/ns3/test_ns3.c - the ns-3 packet-level backend: DCTCP engages in an
+ * incast, flow-hash ECMP, a tree AllReduce epoch against the alpha-beta
+ * model, determinism, and the backend contract (errors, pattern changes).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "react/costmodel.h"
+#include "react/generators.h"
+#include "react/ns3.h"
+#include "react/topology.h"
+
+/* A driver that runs one fixed pattern (or a list) and records every epoch. */
+typedef struct rec {
+	const react_pattern_t *pat[4];
+	int npat;
+	int64_t epochs;
+	int64_t seen;
+	double start[16], end[16];
+	double fct[16][64];
+	size_t nflows[16];
+	uint64_t hash[16];
+} rec_t;
+
+static const react_pattern_t *rec_pattern(void *ctx, int32_t job, int64_t epoch)
+{
+	rec_t *r = ctx;
+	(void)job;
+	if (epoch >= r->epochs)
+		return NULL;
+	return r->pat[epoch % r->npat];
+}
+
+static react_status_t rec_done(void *ctx, const react_epoch_report_t *rep)
+{
+	rec_t *r = ctx;
+	cr_assert_eq(rep->epoch, r->seen, "epochs are reported in order");
+	int64_t e = rep->epoch;
+	r->start[e] = rep->start_s;
+	r->end[e] = rep->end_s;
+	r->nflows[e] = rep->pattern->nflows;
+	r->hash[e] = react_pattern_hash(rep->pattern);
+	for (size_t i = 0; i < rep->pattern->nflows && i < 64; i++) {
+		cr_assert(rep->fct_s[i] > 0, "flow %zu has a positive FCT", i);
+		cr_assert(rep->flow_start_s[i] >= rep->start_s - 1e-12);
+		cr_assert(rep->flow_start_s[i] + rep->fct_s[i] <= rep->end_s + 1e-12);
+		r->fct[e][i] = rep->fct_s[i];
+	}
+	r->seen++;
+	return REACT_OK;
+}
+
+static void one_job(react_run_cfg_t *cfg, react_job_cfg_t *job, const react_topology_t *topo,
+                    int32_t *hosts, int32_t nranks, int64_t epochs, uint64_t bytes)
+{
+	memset(cfg, 0, sizeof *cfg);
+	memset(job, 0, sizeof *job);
+	strcpy(job->name, "job");
+	job->nranks = nranks;
+	job->hosts = hosts;
+	job->collective = REACT_COLL_ALLREDUCE;
+	job->algorithm = REACT_ALGO_TREE;
+	job->message_bytes = bytes;
+	job->epochs = epochs;
+	cfg->topo = topo;
+	cfg->njobs = 1;
+	cfg->jobs = job;
+	cfg->ecmp_ports = 4;
+	cfg->mtu = 1500;
+	cfg->seed = 7;
+}
+
+Test(ns3, incast_dctcp_engages, .timeout = 60)
+{
+	react_ns3_stats_t s;
+	double gp = 0;
+	char err[256] = "";
+	react_status_t st = react_ns3_incast_probe(2, 20000000, 1500, 100e9, 1e-6, 1, &s, &gp,
+	                                           err, sizeof err);
+	cr_assert_eq(st, REACT_OK, "%s", err);
+	cr_expect_gt(s.ecn_marks, 100, "RED marks CE (got %llu)", (unsigned long long)s.ecn_marks);
+	cr_expect_eq(s.drops, 0, "no drops (got %llu)", (unsigned long long)s.drops);
+	cr_expect_gt(s.cwnd_reductions, 10, "senders cut their windows");
+	cr_expect(s.max_dctcp_alpha > 0.0, "DCTCP alpha > 0");
+	/* the queue reaches the marking range and stays far below the 32 MiB buffer */
+	cr_expect_geq(s.max_queue_pkts, 32, "queue reached MinTh (max %u)", s.max_queue_pkts);
+	cr_expect_leq(s.max_queue_pkts, 240, "queue held near MaxTh (max %u)", s.max_queue_pkts);
+	cr_expect_gt(gp, 90e9, "goodput %.2f Gbps on a 100 Gbps bottleneck", gp / 1e9);
+}
+
+Test(ns3, ecmp_flow_hash_fattree4, .timeout = 60)
+{
+	react_topology_t *t = NULL;
+	cr_assert_eq(react_topo_fattree(4, 100e9, 1e-6, &t), REACT_OK);
+	enum { N = 48 };
+	uint64_t id[N], id2[N];
+	int32_t used = 0, used2 = 0;
+	char err[256] = "";
+	/* host 0 (pod 0) to host 15 (pod 3): (k/2)^2 = 4 equal-cost paths */
+	react_status_t st = react_ns3_ecmp_probe(t, 0, 15, N, 30000, 3, id, &used, err, sizeof err);
+	cr_assert_eq(st, REACT_OK, "%s", err);
+	for (int i = 0; i < N; i++)
+		cr_expect_neq(id[i], 0, "flow %d stayed on one path", i);
+	cr_expect_eq(used, 4, "flows spread over all 4 paths (used %d)", used);
+	st = react_ns3_ecmp_probe(t, 0, 15, N, 30000, 3, id2, &used2, err, sizeof err);
+	cr_assert_eq(st, REACT_OK, "%s", err);
+	cr_expect_eq(memcmp(id, id2, sizeof id), 0, "same seed, same paths");
+	/* within a pod (host 0 to host 2): 2 paths through the 2 aggregation switches */
+	st = react_ns3_ecmp_probe(t, 0, 2, N, 30000, 3, id, &used, err, sizeof err);
+	cr_assert_eq(st, REACT_OK, "%s", err);
+	cr_expect_eq(used, 2, "intra-pod flows use both aggregation switches (used %d)", used);
+	react_topology_destroy(t);
+}
+
+Test(ns3, tree_allreduce_star_vs_alpha_beta, .timeout = 60)
+{
+	react_topology_t *t = NULL;
+	cr_assert_eq(react_topo_star(8, 100e9, 1e-6, &t), REACT_OK);
+	react_pattern_t *p = NULL;
+	uint64_t S = 8000000;
+	cr_assert_eq(react_gen_tree_allreduce(8, S, &p), REACT_OK);
+	int32_t hosts[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+	react_run_cfg_t cfg;
+	react_job_cfg_t job;
+	one_job(&cfg, &job, t, hosts, 8, 2, S);
+	rec_t r;
+	memset(&r, 0, sizeof r);
+	r.pat[0] = p;
+	r.npat = 1;
+	r.epochs = 2;
+	react_driver_cb_t cb = {&r, rec_pattern, rec_done};
+	char err[256] = "";
+	react_status_t st = react_backend_ns3.run(&cfg, &cb, err, sizeof err);
+	cr_assert_eq(st, REACT_OK, "%s", err);
+	cr_assert_eq(r.seen, 2);
+	/* goodput per link: 1448 payload bytes per 1502 on the wire (PPP + IP + TCP with timestamps) */
+	react_costmodel_t m = {.alpha_s = 6e-6, .beta_s_per_byte = 8.0 / 100e9 * 1502.0 / 1448.0};
+	double est = 0;
+	cr_assert_eq(react_costmodel_eval(&m, p, 0, -1, &est, NULL), REACT_OK);
+	for (int e = 0; e < 2; e++) {
+		double got = r.end[e] - r.start[e];
+		cr_expect(fabs(got / est - 1) < 0.10, "epoch %d: ns-3 %.1f us vs alpha-beta %.1f us", e,
+		          got * 1e6, est * 1e6);
+	}
+	react_pattern_destroy(p);
+	react_topology_destroy(t);
+}
+
+static void run_det(const react_topology_t *t, const react_pattern_t *p, rec_t *r)
+{
+	int32_t hosts[8] = {0, 5, 2, 9, 12, 3, 14, 7};
+	react_run_cfg_t cfg;
+	react_job_cfg_t job;
+	one_job(&cfg, &job, t, hosts, 8, 3, p->message_bytes);
+	react_ext_flow_t ext = {.src_host = 1, .dst_host = 5, .count = 2, .start_s = 0, .end_s = 0};
+	cfg.ext = &ext;
+	cfg.next = 1;
+	memset(r, 0, sizeof *r);
+	r->pat[0] = p;
+	r->npat = 1;
+	r->epochs = 3;
+	react_driver_cb_t cb = {r, rec_pattern, rec_done};
+	char err[256] = "";
+	react_status_t st = react_backend_ns3.run(&cfg, &cb, err, sizeof err);
+	cr_assert_eq(st, REACT_OK, "%s", err);
+	cr_assert_eq(r->seen, 3);
+}
+
+Test(ns3, deterministic_same_seed, .timeout = 90)
+{
+	react_topology_t *t = NULL;
+	cr_assert_eq(react_topo_fattree(4, 100e9, 1e-6, &t), REACT_OK);
+	react_pattern_t *p = NULL;
+	cr_assert_eq(react_gen_tree_allreduce(8, 2000000, &p), REACT_OK);
+	rec_t *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+	run_det(t, p, a);
+	run_det(t, p, b);
+	for (int e = 0; e < 3; e++) {
+		cr_expect_eq(a->end[e], b->end[e], "epoch %d ends at the same time", e);
+		for (size_t i = 0; i < p->nflows; i++)
+			cr_expect_eq(a->fct[e][i], b->fct[e][i], "epoch %d flow %zu: same FCT", e, i);
+	}
+	/* the external flows into host 5 (rank 1) slow its flows down */
+	free(a);
+	free(b);
+	react_pattern_destroy(p);
+	react_topology_destroy(t);
+}
+
+Test(ns3, pattern_change_and_degraded_link, .timeout = 60)
+{
+	react_topology_t *t = NULL;
+	cr_assert_eq(react_topo_star(4, 100e9, 1e-6, &t), REACT_OK);
+	react_pattern_t *ring = NULL, *tree = NULL;
+	cr_assert_eq(react_gen_ring_allreduce(4, 4000000, &ring), REACT_OK);
+	cr_assert_eq(react_gen_tree_allreduce(4, 4000000, &tree), REACT_OK);
+	int32_t hosts[4] = {0, 1, 2, 3};
+	react_run_cfg_t cfg;
+	react_job_cfg_t job;
+	one_job(&cfg, &job, t, hosts, 4, 4, 4000000);
+	rec_t *r = calloc(1, sizeof *r);
+	r->pat[0] = ring;
+	r->pat[1] = tree;
+	r->npat = 2;
+	r->epochs = 4;
+	react_driver_cb_t cb = {r, rec_pattern, rec_done};
+	char err[256] = "";
+	cr_assert_eq(react_backend_ns3.run(&cfg, &cb, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(r->seen, 4);
+	cr_expect_eq(r->hash[0], react_pattern_hash(ring));
+	cr_expect_eq(r->hash[1], react_pattern_hash(tree));
+	cr_expect_eq(r->nflows[2], ring->nflows);
+	double healthy = r->end[2] - r->start[2];
+	/* the same ring with rank 1's link at 30 Gbps: much slower */
+	react_degraded_link_t deg = {.link = -1, .rate_bps = 30e9};
+	for (int32_t l = 0; l < t->nlinks; l++)
+		if (t->links[l].a == t->host_node[1] || t->links[l].b == t->host_node[1])
+			deg.link = l;
+	cr_assert_geq(deg.link, 0);
+	cfg.degraded = &deg;
+	cfg.ndegraded = 1;
+	memset(r, 0, sizeof *r);
+	r->pat[0] = ring;
+	r->npat = 1;
+	r->epochs = 1;
+	cr_assert_eq(react_backend_ns3.run(&cfg, &cb, err, sizeof err), REACT_OK, "%s", err);
+	double slow = r->end[0] - r->start[0];
+	cr_expect_gt(slow, 2.0 * healthy, "degraded %.1f us vs healthy %.1f us", slow * 1e6, healthy * 1e6);
+	free(r);
+	react_pattern_destroy(ring);
+	react_pattern_destroy(tree);
+	react_topology_destroy(t);
+}
+
+Test(ns3, bad_inputs_are_reported)
+{
+	react_topology_t *t = NULL;
+	cr_assert_eq(react_topo_star(4, 100e9, 1e-6, &t), REACT_OK);
+	int32_t hosts[2] = {0, 9};
+	react_run_cfg_t cfg;
+	react_job_cfg_t job;
+	one_job(&cfg, &job, t, hosts, 2, 1, 1000);
+	rec_t r;
+	memset(&r, 0, sizeof r);
+	react_driver_cb_t cb = {&r, rec_pattern, rec_done};
+	char err[256] = "";
+	cr_expect_eq(react_backend_ns3.run(&cfg, &cb, err, sizeof err), REACT_EINVAL);
+	cr_expect(strstr(err, "rank 1") && strstr(err, "host 9"), "error names rank and host: %s", err);
+	hosts[1] = 1;
+	cfg.mtu = 4000;
+	cr_expect_eq(react_backend_ns3.run(&cfg, &cb, err, sizeof err), REACT_EINVAL);
+	cr_expect(strstr(err, "mtu"), "error names the mtu: %s", err);
+	react_topology_destroy(t);
+}
