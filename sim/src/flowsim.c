@@ -53,6 +53,7 @@ typedef struct ent {
 	const int32_t *path;
 	int32_t plen;
 	int frozen;
+	uint32_t mark;   /* search stamp of solve() */
 } ent_t;
 
 typedef struct jstate {
@@ -80,10 +81,13 @@ typedef struct sim {
 	size_t nact, actcap;
 	int32_t *ext_paths;   /* per external copy */
 	size_t *ext_off;      /* first copy of external flow x */
+	/* per directed link: the active entities crossing it */
+	int32_t **lf, *lcnt, *lcap;
 	/* max-min scratch */
 	double *rc;
-	int32_t *cnt, *loff, *lfill, *lents, *used;
-	size_t lents_cap;
+	int32_t *cnt, *used, *seeds;
+	uint32_t *lstamp, stamp;
+	size_t nseeds, seedcap;
 	react_flowsim_stats_t st;
 	char *err;
 	size_t errlen;
@@ -140,8 +144,23 @@ static ev_t pop(sim_t *s)
 	return top;
 }
 
+static react_status_t push_seed(sim_t *s, int32_t l)
+{
+	if (s->nseeds == s->seedcap) {
+		size_t nc = s->seedcap ? 2 * s->seedcap : 256;
+		int32_t *q = realloc(s->seeds, nc * sizeof *q);
+		if (!q)
+			return REACT_ENOMEM;
+		s->seeds = q;
+		s->seedcap = nc;
+	}
+	s->seeds[s->nseeds++] = l;
+	return REACT_OK;
+}
+
 static react_status_t add_ent(sim_t *s, ent_t e)
 {
+	react_status_t st;
 	if (s->nact == s->actcap) {
 		size_t nc = s->actcap ? 2 * s->actcap : 256;
 		ent_t *q = realloc(s->act, nc * sizeof *q);
@@ -150,47 +169,110 @@ static react_status_t add_ent(sim_t *s, ent_t e)
 		s->act = q;
 		s->actcap = nc;
 	}
+	int32_t id = (int32_t)s->nact;
+	e.mark = 0;
 	s->act[s->nact++] = e;
+	for (int32_t k = 0; k < e.plen; k++) {
+		int32_t l = e.path[k];
+		if (s->lcnt[l] == s->lcap[l]) {
+			int32_t nc = s->lcap[l] ? 2 * s->lcap[l] : 4;
+			int32_t *q = realloc(s->lf[l], (size_t)nc * sizeof *q);
+			if (!q)
+				return REACT_ENOMEM;
+			s->lf[l] = q;
+			s->lcap[l] = nc;
+		}
+		s->lf[l][s->lcnt[l]++] = id;
+		if ((st = push_seed(s, l)))
+			return st;
+	}
 	if ((int32_t)s->nact > s->st.max_active)
 		s->st.max_active = (int32_t)s->nact;
 	s->st.flow_events++;
 	return REACT_OK;
 }
 
-/* ---- max-min fair rates by progressive filling ---- */
+/* Replace entity id `from` by `to` (to < 0: remove it) in link l's list. */
+static void relabel(sim_t *s, int32_t l, int32_t from, int32_t to)
+{
+	for (int32_t i = 0; i < s->lcnt[l]; i++)
+		if (s->lf[l][i] == from) {
+			if (to >= 0) {
+				s->lf[l][i] = to;
+			} else {
+				memmove(&s->lf[l][i], &s->lf[l][i + 1],
+				        (size_t)(s->lcnt[l] - i - 1) * sizeof(int32_t));
+				s->lcnt[l]--;
+			}
+			return;
+		}
+}
+
+/* Remove active entity i (the last one takes its place). */
+static react_status_t remove_ent(sim_t *s, size_t i)
+{
+	react_status_t st;
+	ent_t *e = &s->act[i];
+	for (int32_t k = 0; k < e->plen; k++) {
+		relabel(s, e->path[k], (int32_t)i, -1);
+		if ((st = push_seed(s, e->path[k])))
+			return st;
+	}
+	size_t last = --s->nact;
+	if (i != last) {
+		s->act[i] = s->act[last];
+		for (int32_t k = 0; k < s->act[i].plen; k++)
+			relabel(s, s->act[i].path[k], (int32_t)last, (int32_t)i);
+	}
+	return REACT_OK;
+}
+
+/* ---- max-min fair rates by progressive filling ----
+ * Only the flows connected (through shared links, transitively) to a link
+ * whose set of flows changed can change rate; they are found by a search
+ * from those links and re-solved alone, on the full capacity of their links
+ * (no flow outside the component uses them).  Flows elsewhere keep their
+ * rates, which are still the max-min allocation. */
 static react_status_t solve(sim_t *s)
 {
-	size_t nused = 0, total = 0;
+	size_t nused = 0, nq = 0;
+	uint32_t stamp = ++s->stamp;
 	s->st.rate_solves++;
-	for (size_t i = 0; i < s->nact; i++) {
-		ent_t *e = &s->act[i];
-		e->frozen = 0;
-		e->rate = 0;
-		for (int32_t k = 0; k < e->plen; k++) {
-			int32_t l = e->path[k];
-			if (s->cnt[l]++ == 0)
-				s->used[nused++] = l;
+	for (size_t i = 0; i < s->nseeds; i++) {
+		int32_t l = s->seeds[i];
+		if (s->lstamp[l] != stamp) {
+			s->lstamp[l] = stamp;
+			s->used[nused++] = l;
 		}
-		total += (size_t)e->plen;
 	}
-	if (total > s->lents_cap) {
-		int32_t *q = realloc(s->lents, total * sizeof *q);
-		if (!q)
-			return REACT_ENOMEM;
-		s->lents = q;
-		s->lents_cap = total;
+	s->nseeds = 0;
+	while (nq < nused) {
+		int32_t l = s->used[nq++];
+		for (int32_t p = 0; p < s->lcnt[l]; p++) {
+			ent_t *e = &s->act[s->lf[l][p]];
+			if (e->mark == stamp)
+				continue;
+			e->mark = stamp;
+			e->frozen = 0;
+			e->rate = 0;
+			for (int32_t k = 0; k < e->plen; k++) {
+				int32_t m = e->path[k];
+				if (s->lstamp[m] != stamp) {
+					s->lstamp[m] = stamp;
+					s->used[nused++] = m;
+				}
+			}
+		}
 	}
-	size_t off = 0;
+	size_t w = 0;
 	for (size_t u = 0; u < nused; u++) {
 		int32_t l = s->used[u];
-		s->loff[l] = (int32_t)off;
-		s->lfill[l] = (int32_t)off;
-		off += (size_t)s->cnt[l];
+		s->cnt[l] = s->lcnt[l];
 		s->rc[l] = s->cap[l];
+		if (s->cnt[l] > 0)
+			s->used[w++] = l;
 	}
-	for (size_t i = 0; i < s->nact; i++)
-		for (int32_t k = 0; k < s->act[i].plen; k++)
-			s->lents[s->lfill[s->act[i].path[k]]++] = (int32_t)i;
+	nused = w;
 	while (nused) {
 		double best = INFINITY;
 		for (size_t u = 0; u < nused; u++) {
@@ -204,8 +286,8 @@ static react_status_t solve(sim_t *s)
 			int32_t l = s->used[u];
 			if (s->cnt[l] == 0 || (s->rc[l] > 0 ? s->rc[l] / s->cnt[l] : 0) > thr)
 				continue;
-			for (int32_t p = s->loff[l]; p < s->lfill[l]; p++) {
-				ent_t *e = &s->act[s->lents[p]];
+			for (int32_t p = 0; p < s->lcnt[l]; p++) {
+				ent_t *e = &s->act[s->lf[l][p]];
 				if (e->frozen)
 					continue;
 				e->frozen = 1;
@@ -216,7 +298,7 @@ static react_status_t solve(sim_t *s)
 				}
 			}
 		}
-		size_t w = 0;
+		w = 0;
 		for (size_t u = 0; u < nused; u++)
 			if (s->cnt[s->used[u]] > 0)
 				s->used[w++] = s->used[u];
@@ -248,7 +330,7 @@ static react_status_t start_flow(sim_t *s, int32_t j, size_t f, double t)
 		s->st.flow_events++;
 		return push(s, t + d, EV_ARRIVE, j, (int64_t)f);
 	}
-	return add_ent(s, (ent_t){j, (int32_t)f, (double)fl->bytes, 0, path, len, 0});
+	return add_ent(s, (ent_t){j, (int32_t)f, (double)fl->bytes, 0, path, len, 0, 0});
 }
 
 static react_status_t grow_job(jstate_t *J, size_t n, size_t maxhops, size_t npreds)
@@ -428,7 +510,11 @@ static void sim_free(sim_t *s)
 	react_routing_destroy(s->rt);
 	free(s->cap); free(s->ldelay); free(s->heap); free(s->act);
 	free(s->ext_paths); free(s->ext_off);
-	free(s->rc); free(s->cnt); free(s->loff); free(s->lfill); free(s->lents); free(s->used);
+	if (s->lf)
+		for (int32_t l = 0; l < s->ndl; l++)
+			free(s->lf[l]);
+	free(s->lf); free(s->lcnt); free(s->lcap); free(s->lstamp); free(s->seeds);
+	free(s->rc); free(s->cnt); free(s->used);
 }
 
 react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
@@ -461,8 +547,10 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 	s.ldelay = malloc(nd * sizeof *s.ldelay);
 	s.rc = malloc(nd * sizeof *s.rc);
 	s.cnt = calloc(nd, sizeof *s.cnt);
-	s.loff = malloc(nd * sizeof *s.loff);
-	s.lfill = malloc(nd * sizeof *s.lfill);
+	s.lf = calloc(nd, sizeof *s.lf);
+	s.lcnt = calloc(nd, sizeof *s.lcnt);
+	s.lcap = calloc(nd, sizeof *s.lcap);
+	s.lstamp = calloc(nd, sizeof *s.lstamp);
 	s.used = malloc(nd * sizeof *s.used);
 	s.js = calloc((size_t)cfg->njobs + 1, sizeof *s.js);
 	size_t ncopies = 0;
@@ -471,7 +559,7 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 	s.ext_off = malloc((cfg->next + 1) * sizeof *s.ext_off);
 	s.ext_paths = malloc((ncopies * (size_t)s.maxhops + 1) * sizeof *s.ext_paths);
 	st = REACT_ENOMEM;
-	if (!s.cap || !s.ldelay || !s.rc || !s.cnt || !s.loff || !s.lfill || !s.used || !s.js ||
+	if (!s.cap || !s.ldelay || !s.rc || !s.cnt || !s.lf || !s.lcnt || !s.lcap || !s.lstamp || !s.used || !s.js ||
 	    !s.ext_off || !s.ext_paths)
 		goto fail;
 	for (int32_t l = 0; l < s.t->nlinks; l++) {
@@ -544,7 +632,8 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 				int32_t j = e->job;
 				size_t f = (size_t)e->idx;
 				s.st.flow_events++;
-				s.act[i] = s.act[--s.nact]; /* order changes deterministically */
+				if ((st = remove_ent(&s, i))) /* order changes deterministically */
+					goto fail;
 				dirty = 1;
 				if ((st = push(&s, t + s.js[j].pdelay[f], EV_ARRIVE, j, (int64_t)f)))
 					goto fail;
@@ -574,14 +663,15 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 					if ((st = react_routing_path(s.rt, cfg->ext[e.idx].src_host,
 					                             cfg->ext[e.idx].dst_host, sport, cfg->seed, p,
 					                             s.maxhops, &len)) ||
-					    (st = add_ent(&s, (ent_t){-1, (int32_t)e.idx, 0, 0, p, len, 0})))
+					    (st = add_ent(&s, (ent_t){-1, (int32_t)e.idx, 0, 0, p, len, 0, 0})))
 						goto fail;
 				}
 				break;
 			case EV_EXT_OFF:
 				for (size_t i = 0; i < s.nact;) {
 					if (s.act[i].job < 0 && s.act[i].idx == (int32_t)e.idx) {
-						s.act[i] = s.act[--s.nact];
+						if ((st = remove_ent(&s, i)))
+							goto fail;
 						s.st.flow_events++;
 					} else {
 						i++;
