@@ -1,4 +1,213 @@
-/* placeholder until this subcommand group lands */
+/*
+ * react compare-backends SCENARIO: every configuration of a scenario on the
+ * flow-level and the ns-3 backend, side by side.  For every configuration
+ * and job it prints, per backend, the baseline and REACT mean algorithm
+ * bandwidth (after warm-up), the improvement and the decisions REACT took
+ * (pattern changes, reverts), then the ratio ns-3 / flow of the algorithm
+ * bandwidths and whether both backends give the improvement the same sign.
+ * A closing summary counts the runs where the backends agree: algorithm
+ * bandwidth within --tol (15%) for both the baseline and the REACT run, and
+ * the same sign of improvement (improvements within +---deadband (2%)
+ * count as zero).
+ */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
-int react_cmd_compare_backends(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "react: 'compare_backends' is not available in this build\n"); return 2; }
+#include "react/backend.h"
+#include "react/driver.h"
+#include "react/scenario.h"
+#ifdef REACT_HAVE_NS3
+#include "react/ns3.h"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: react compare-backends SCENARIO [--set KEY=VALUE]... [--config I]\n"
+	        "                              [--csv FILE] [--tol FRACTION] [--deadband PCT]\n"
+	        "  Runs every configuration (or only configuration I) of SCENARIO, baseline and\n"
+	        "  REACT, on the flow-level and the ns-3 backend and prints them side by side.\n"
+	        "  --csv FILE     also write one row per configuration and job\n"
+	        "  --tol F        algbw agreement tolerance, relative (default 0.15)\n"
+	        "  --deadband P   improvements within +-P %% count as zero (default 2)\n"
+	        "exit: 0 done, 2 bad input or a backend failed\n");
+}
+
+static int sign_of(double pct, double deadband)
+{
+	return pct > deadband ? 1 : pct < -deadband ? -1 : 0;
+}
+
+int react_cmd_compare_backends(int argc, char **argv)
+{
+#ifndef REACT_HAVE_NS3
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "react compare-backends: this build has no ns-3 backend "
+	                "(configure with -Dns3=enabled and libns3-dev 3.37 installed)\n");
+	return 2;
+#else
+	const char *path = NULL, *csv_path = NULL;
+	long only = -1;
+	double tol = 0.15, deadband = 2.0;
+	char err[1024];
+	int rc = 2;
+	react_scenario_t *s = NULL;
+	FILE *csv = NULL;
+	const char **sets = calloc((size_t)argc, sizeof *sets);
+	int nsets = 0;
+
+	if (!sets)
+		return 2;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			free(sets);
+			return 0;
+		} else if (!strcmp(a, "--set") && i + 1 < argc) {
+			sets[nsets++] = argv[++i];
+		} else if (!strcmp(a, "--config") && i + 1 < argc) {
+			char *end;
+			errno = 0;
+			only = strtol(argv[++i], &end, 10);
+			if (errno || *end || only < 0) {
+				fprintf(stderr, "react compare-backends: --config: expected a configuration "
+				                "index >= 0, got '%s'\n", argv[i]);
+				goto out;
+			}
+		} else if (!strcmp(a, "--csv") && i + 1 < argc) {
+			csv_path = argv[++i];
+		} else if ((!strcmp(a, "--tol") || !strcmp(a, "--deadband")) && i + 1 < argc) {
+			char *end;
+			double v = strtod(argv[++i], &end);
+			if (*end || !(v >= 0)) {
+				fprintf(stderr, "react compare-backends: %s: expected a number >= 0, got '%s'\n",
+				        a, argv[i]);
+				goto out;
+			}
+			if (!strcmp(a, "--tol"))
+				tol = v;
+			else
+				deadband = v;
+		} else if (a[0] == '-' || path) {
+			fprintf(stderr, "react compare-backends: unexpected argument '%s'\n", a);
+			usage(stderr);
+			goto out;
+		} else {
+			path = a;
+		}
+	}
+	if (!path) {
+		usage(stderr);
+		goto out;
+	}
+	if (react_scenario_load(path, &s, err, sizeof err) != REACT_OK) {
+		fprintf(stderr, "react compare-backends: %s\n", err);
+		goto out;
+	}
+	for (int i = 0; i < nsets; i++) {
+		char key[256];
+		const char *eq = strchr(sets[i], '=');
+		if (!eq || eq == sets[i] || (size_t)(eq - sets[i]) >= sizeof key) {
+			fprintf(stderr, "react compare-backends: --set: expected KEY=VALUE, got '%s'\n",
+			        sets[i]);
+			goto out;
+		}
+		memcpy(key, sets[i], (size_t)(eq - sets[i]));
+		key[eq - sets[i]] = 0;
+		if (react_scenario_set(s, key, eq + 1, err, sizeof err) != REACT_OK) {
+			fprintf(stderr, "react compare-backends: %s\n", err);
+			goto out;
+		}
+	}
+	size_t n = react_scenario_nconfigs(s);
+	if (only >= 0 && (size_t)only >= n) {
+		fprintf(stderr, "react compare-backends: --config %ld: the scenario has %zu "
+		                "configurations (0..%zu)\n", only, n, n - 1);
+		goto out;
+	}
+	if (csv_path && !(csv = fopen(csv_path, "w"))) {
+		fprintf(stderr, "react compare-backends: %s: %s\n", csv_path, strerror(errno));
+		goto out;
+	}
+	if (csv)
+		fprintf(csv, "config,key,job,flow_base_gbps,flow_react_gbps,flow_impr_pct,flow_changes,"
+		             "ns3_base_gbps,ns3_react_gbps,ns3_impr_pct,ns3_changes,ratio_base,"
+		             "ratio_react,algbw_agree,sign_agree\n");
+	printf("scenario %s: %zu configuration%s, flow vs ns3 (algbw in GB/s, mean after warm-up)\n",
+	       react_scenario_name(s), n, n == 1 ? "" : "s");
+	printf("%-6s %-28s %-8s | %8s %8s %7s %4s | %8s %8s %7s %4s | %6s %6s %s\n", "config", "key",
+	       "job", "f.base", "f.react", "f.impr%", "f.ch", "n.base", "n.react", "n.impr%", "n.ch",
+	       "r.base", "r.react", "agree");
+	long runs = 0, agree_bw = 0, agree_sign = 0, agree_both = 0;
+	for (size_t c = 0; c < n; c++) {
+		if (only >= 0 && c != (size_t)only)
+			continue;
+		react_config_t *cfg = NULL;
+		react_pair_result_t fr = {0}, nr = {0};
+		if (react_scenario_config(s, c, &cfg, err, sizeof err) != REACT_OK) {
+			fprintf(stderr, "react compare-backends: %s\n", err);
+			goto out;
+		}
+		react_status_t st = react_run_pair(&react_backend_flow, cfg, NULL, &fr, err, sizeof err);
+		if (st == REACT_OK)
+			st = react_run_pair(&react_backend_ns3, cfg, NULL, &nr, err, sizeof err);
+		if (st != REACT_OK) {
+			fprintf(stderr, "react compare-backends: %s configuration %zu (%s): %s\n", path, c,
+			        cfg->key, err);
+			react_pair_result_clear(&fr);
+			react_pair_result_clear(&nr);
+			react_config_destroy(cfg);
+			goto out;
+		}
+		for (int32_t j = 0; j < fr.baseline->njobs; j++) {
+			const react_job_summary_t *fb = &fr.baseline->jobs[j], *fx = &fr.react->jobs[j];
+			const react_job_summary_t *nb = &nr.baseline->jobs[j], *nx = &nr.react->jobs[j];
+			double fi = react_improvement_pct(fb->mean_algbw_gbps, fx->mean_algbw_gbps);
+			double ni = react_improvement_pct(nb->mean_algbw_gbps, nx->mean_algbw_gbps);
+			double rb = fb->mean_algbw_gbps > 0 ? nb->mean_algbw_gbps / fb->mean_algbw_gbps : 0;
+			double rx = fx->mean_algbw_gbps > 0 ? nx->mean_algbw_gbps / fx->mean_algbw_gbps : 0;
+			int bw = fabs(rb - 1) <= tol && fabs(rx - 1) <= tol;
+			int sg = sign_of(fi, deadband) == sign_of(ni, deadband);
+			runs++;
+			agree_bw += bw;
+			agree_sign += sg;
+			agree_both += bw && sg;
+			printf("%-6s %-28.28s %-8.8s | %8.3f %8.3f %+7.1f %4lld | %8.3f %8.3f %+7.1f %4lld | "
+			       "%6.3f %6.3f %s%s\n",
+			       cfg->id, cfg->key[0] ? cfg->key : "-", fb->name, fb->mean_algbw_gbps,
+			       fx->mean_algbw_gbps, fi, (long long)fx->ctl.changes, nb->mean_algbw_gbps,
+			       nx->mean_algbw_gbps, ni, (long long)nx->ctl.changes, rb, rx,
+			       bw ? "bw" : "--", sg ? "+sign" : "-sign");
+			if (csv)
+				fprintf(csv, "%s,\"%s\",%s,%.6f,%.6f,%.3f,%lld,%.6f,%.6f,%.3f,%lld,%.6f,%.6f,%d,%d\n",
+				        cfg->id, cfg->key, fb->name, fb->mean_algbw_gbps, fx->mean_algbw_gbps, fi,
+				        (long long)fx->ctl.changes, nb->mean_algbw_gbps, nx->mean_algbw_gbps, ni,
+				        (long long)nx->ctl.changes, rb, rx, bw, sg);
+		}
+		fflush(stdout);
+		react_pair_result_clear(&fr);
+		react_pair_result_clear(&nr);
+		react_config_destroy(cfg);
+	}
+	printf("agreement over %ld run%s: algbw within %.0f%% %ld (%.0f%%), same sign of improvement "
+	       "%ld (%.0f%%), both %ld (%.0f%%)\n",
+	       runs, runs == 1 ? "" : "s", tol * 100, agree_bw, runs ? 100.0 * agree_bw / runs : 0,
+	       agree_sign, runs ? 100.0 * agree_sign / runs : 0, agree_both,
+	       runs ? 100.0 * agree_both / runs : 0);
+	rc = 0;
+out:
+	if (csv && fclose(csv) != 0 && rc == 0) {
+		fprintf(stderr, "react compare-backends: %s: %s\n", csv_path, strerror(errno));
+		rc = 2;
+	}
+	react_scenario_destroy(s);
+	free(sets);
+	return rc;
+#endif
+}
