@@ -10,7 +10,7 @@ gpu-runtime/build-device.sh build-device > $O/build.txt 2>&1 || { cat $O/build.t
 B=build-device/react-gpu
 timeout 60 $B kernels --bytes 1G > $O/kernels.txt 2>&1; cat $O/kernels.txt
 for n in 2 3 4 5 8 13 16; do
-  timeout 100 $B bench --transport local --ranks $n --pattern all --minbytes 1K --maxbytes 1G \
+  timeout 70 $B bench --transport local --ranks $n --pattern all --minbytes 1K --maxbytes 1G \
     --check --iters 5 --warmup 1 || echo "FAILED ranks $n rc=$?"
 done > $O/local_check.txt 2>&1
 grep -E "FAILED|error|^ +[0-9]+ .* [1-9][0-9]*$" $O/local_check.txt | head -20
@@ -26,7 +26,7 @@ X
 chmod +x /tmp/w.sh
 for np in 2 4; do for c in pair single; do
   echo "== np $np comms $c"
-  timeout 100 mpirun --allow-run-as-root --oversubscribe -np $np /tmp/w.sh $B bench --transport nccl \
+  timeout 60 mpirun --allow-run-as-root --oversubscribe -np $np /tmp/w.sh $B bench --transport nccl \
     --nccl-comms $c --pattern all --minbytes 1K --maxbytes 4M --check --iters 3 --warmup 1 || echo "FAILED np $np $c rc=$?"
 done; done > $O/nccl.txt 2>&1
 grep -E "FAILED|== np|Avg" $O/nccl.txt
