@@ -17,7 +17,8 @@
  *
  * Metrics (paper section 7.1): an epoch's time is end - start of its
  * collective; its algorithm bandwidth is message bytes / time, in GB/s
- * (1e9 bytes per second).  The p95 algorithm bandwidth is the message size
+ * (1e9 bytes per second).  The mean algorithm bandwidth is the mean of the
+ * per-epoch bandwidths; the p95 algorithm bandwidth is the message size
  * over the 95th percentile of the epoch times (the slow tail), so a higher
  * value is better for both mean and p95.  Percentiles interpolate linearly
  * between order statistics (gsl_stats_quantile_from_sorted_data).

@@ -1,0 +1,1510 @@
+/* Scenario files: schema, sweep axes, resolution of one configuration.
+ * The fields are described in docs/scenarios.md. */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "react/generators.h"
+#include "react/scenario.h"
+#include "scenario_internal.h"
+
+/* ---- field values ---- */
+
+typedef enum vt {
+	VT_INT = 0,
+	VT_DOUBLE,
+	VT_BYTES,
+	VT_RATE,
+	VT_TIME,
+	VT_BOOL,
+	VT_STR,
+	VT_COLL,
+	VT_ALGO,
+	VT_TOPO,
+	VT_PLACE
+} vt_t;
+
+/* One scalar field: absent (n = 0), one value, or a sweep axis. */
+typedef struct sv {
+	const char *key;      /* the field's key */
+	char path[160];       /* dotted path, for messages ("jobs.tree.message") */
+	char section[64];     /* prefix that disambiguates axis names */
+	vt_t type;
+	size_t n;
+	char **vals;
+	const char *src;
+	int line;
+	long axis;            /* index into spec->axes, or -1 */
+} sv_t;
+
+enum { PL_SCALAR = 0, PL_HOSTS, PL_OVERLAP, PL_START };
+
+typedef struct job_spec {
+	sv_t name, ranks, collective, algorithm, message, epochs, warmup, compute_gap, start, react;
+	int pl_form;
+	sv_t placement;           /* PL_SCALAR: random | contiguous */
+	int32_t *hosts;           /* PL_HOSTS */
+	size_t nhosts;
+	sv_t pl_hosts_where;      /* only src/line/path used */
+	sv_t overlap, shared;     /* PL_OVERLAP */
+	sv_t pl_start;            /* PL_START: contiguous from this host */
+} job_spec_t;
+
+/* REACT parameter overrides: the file's key (the paper's symbol, or the
+ * controller's own name) and the name react_params_set() knows. */
+typedef struct param_def {
+	const char *key;
+	const char *name;
+	int is_int;
+} param_def_t;
+
+static const param_def_t param_defs[] = {
+	{"B", "batch_epochs", 1},          {"batch_epochs", "batch_epochs", 1},
+	{"delta1", "delta1", 0},           {"delta2", "delta2", 0},
+	{"K_t", "trials", 1},              {"trials", "trials", 1},
+	{"trials_growth", "trials_growth", 1},
+	{"K_max", "max_accepted", 1},      {"max_accepted", "max_accepted", 1},
+	{"epsilon", "epsilon", 0},
+	{"H", "history_epochs", 1},        {"history_epochs", "history_epochs", 1},
+	{"E_max", "explore_rounds", 1},    {"explore_rounds", "explore_rounds", 1},
+	{"A_max", "max_attempts", 1},      {"max_attempts", "max_attempts", 1},
+	{"tau_r", "revert_tau", 0},        {"revert_tau", "revert_tau", 0},
+	{"D", "apply_delay", 1},           {"apply_delay", "apply_delay", 1},
+	{"seed", "seed", 1},
+};
+#define NPARAMS (sizeof param_defs / sizeof param_defs[0])
+
+typedef struct spec {
+	sv_t name, backend, seed, ecmp_ports, mtu, tolerance, description;
+	sv_t topo_type, topo_hosts, topo_k, topo_file, topo_csv, topo_aggs, topo_path, topo_rate,
+	    topo_delay;
+	int32_t njobs;
+	job_spec_t *jobs;
+	sv_t ext_job, ext_pairs, ext_p, ext_start, ext_end;
+	sv_t deg_count, deg_rate;
+	sv_t params[NPARAMS];
+	sv_t plot_x, plot_series;
+	size_t naxes;
+	sv_t **axes;
+	char **axis_names;
+	size_t nconfigs;
+	size_t plot_xi, plot_si;
+	char backend_where[512];
+} spec_t;
+
+struct react_scenario {
+	char *path;
+	char *dir;
+	char **srcs;
+	size_t nsrcs;
+	ynode_t *root;
+	spec_t *spec;
+};
+
+/* ---- messages ---- */
+
+static void where_of(const char *src, int line, char *buf, size_t n)
+{
+	if (!strncmp(src, "--set ", 6))
+		snprintf(buf, n, "%s", src);
+	else
+		snprintf(buf, n, "%s:%d", src, line);
+}
+
+static react_status_t fail_at(react_status_t st, char *err, size_t errlen, const char *src,
+                              int line, const char *fmt, ...)
+{
+	char w[600], msg[1200];
+	va_list ap;
+	where_of(src, line, w, sizeof w);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "%s: %s", w, msg);
+	return st;
+}
+
+static const char *type_desc(vt_t t)
+{
+	switch (t) {
+	case VT_INT: return "an integer";
+	case VT_DOUBLE: return "a number";
+	case VT_BYTES: return "a size such as 20MB, 1MiB or 4096";
+	case VT_RATE: return "a rate such as 100Gbps";
+	case VT_TIME: return "a time such as 1us, 2ms or 0";
+	case VT_BOOL: return "true or false";
+	case VT_STR: return "a string";
+	case VT_COLL: return "a collective: allreduce, allgather, reducescatter, broadcast or reduce";
+	case VT_ALGO: return "an algorithm: tree, ring, recdbl or rhd";
+	case VT_TOPO: return "a topology type: star, fattree, alibaba or file";
+	case VT_PLACE: return "random or contiguous (or a map {hosts}, {overlap, shared}, {start})";
+	}
+	return "?";
+}
+
+static react_status_t check_value(vt_t t, const char *v)
+{
+	int64_t i;
+	double d;
+	uint64_t b;
+	int bo;
+	react_collective_t c;
+	react_algorithm_t a;
+	switch (t) {
+	case VT_INT: return sc_parse_int(v, &i);
+	case VT_DOUBLE: return sc_parse_double(v, &d);
+	case VT_BYTES: return sc_parse_bytes(v, &b);
+	case VT_RATE: return sc_parse_rate(v, &d);
+	case VT_TIME: return sc_parse_time(v, &d);
+	case VT_BOOL: return sc_parse_bool(v, &bo);
+	case VT_STR: return *v ? REACT_OK : REACT_EINVAL;
+	case VT_COLL: return react_collective_parse(v, &c);
+	case VT_ALGO: return react_algorithm_parse(v, &a);
+	case VT_TOPO:
+		return (!strcmp(v, "star") || !strcmp(v, "fattree") || !strcmp(v, "alibaba") ||
+		        !strcmp(v, "file")) ? REACT_OK : REACT_EINVAL;
+	case VT_PLACE:
+		return (!strcmp(v, "random") || !strcmp(v, "contiguous")) ? REACT_OK : REACT_EINVAL;
+	}
+	return REACT_EINVAL;
+}
+
+static void sv_clear(sv_t *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->vals[i]);
+	free(sv->vals);
+	sv->vals = NULL;
+	sv->n = 0;
+}
+
+static react_status_t sv_push(sv_t *sv, const char *v)
+{
+	char **nv = realloc(sv->vals, (sv->n + 1) * sizeof *nv);
+	if (!nv)
+		return REACT_ENOMEM;
+	sv->vals = nv;
+	if (!(nv[sv->n] = strdup(v)))
+		return REACT_ENOMEM;
+	sv->n++;
+	return REACT_OK;
+}
+
+/* "a..b" for integer fields: inclusive. */
+static int is_range(const char *s, int64_t *a, int64_t *b)
+{
+	const char *dots = strstr(s, "..");
+	char left[64];
+	if (!dots || (size_t)(dots - s) >= sizeof left)
+		return 0;
+	memcpy(left, s, (size_t)(dots - s));
+	left[dots - s] = 0;
+	return sc_parse_int(left, a) == REACT_OK && sc_parse_int(dots + 2, b) == REACT_OK;
+}
+
+typedef struct walk {
+	spec_t *sp;
+	char *err;
+	size_t errlen;
+} walk_t;
+
+/* Read field `key` of `map` into sv.  allow_list: 0 for names that other
+ * fields refer to. */
+static react_status_t field(walk_t *w, const ynode_t *map, const char *key, const char *section,
+                            const char *path_prefix, vt_t type, int allow_list, int64_t imin,
+                            sv_t *sv)
+{
+	react_status_t st = REACT_OK;
+	sv->key = key;
+	sv->type = type;
+	sv->axis = -1;
+	snprintf(sv->path, sizeof sv->path, "%s%s", path_prefix, key);
+	snprintf(sv->section, sizeof sv->section, "%s", section);
+	sv->src = map ? map->src : "";
+	sv->line = map ? map->line : 0;
+	const ynode_t *v = ynode_get(map, key);
+	if (!v)
+		return REACT_OK;
+	sv->src = v->src;
+	sv->line = v->line;
+	const ynode_t *one = v;
+	size_t nitems = 1;
+	if (v->kind == YN_SEQ) {
+		if (!allow_list)
+			return fail_at(REACT_EPARSE, w->err, w->errlen, v->src, v->line,
+			               "field '%s': expected %s, got a list (this field cannot be swept)",
+			               sv->path, type_desc(type));
+		if (v->n == 0)
+			return fail_at(REACT_EPARSE, w->err, w->errlen, v->src, v->line,
+			               "field '%s': expected %s or a non-empty list, got []", sv->path,
+			               type_desc(type));
+		nitems = v->n;
+	} else if (v->kind == YN_MAP) {
+		return fail_at(REACT_EPARSE, w->err, w->errlen, v->src, v->line,
+		               "field '%s': expected %s, got a map", sv->path, type_desc(type));
+	}
+	for (size_t i = 0; i < nitems; i++) {
+		if (v->kind == YN_SEQ)
+			one = v->items[i];
+		if (one->kind != YN_SCALAR)
+			return fail_at(REACT_EPARSE, w->err, w->errlen, one->src, one->line,
+			               "field '%s': expected %s, got a %s", sv->path, type_desc(type),
+			               one->kind == YN_MAP ? "map" : "nested list");
+		int64_t a, b;
+		if (type == VT_INT && one->plain && is_range(one->str, &a, &b)) {
+			if (!allow_list)
+				return fail_at(REACT_EPARSE, w->err, w->errlen, one->src, one->line,
+				               "field '%s': expected %s, got a range (this field cannot be swept)",
+				               sv->path, type_desc(type));
+			if (b < a || b - a > 100000)
+				return fail_at(REACT_EPARSE, w->err, w->errlen, one->src, one->line,
+				               "field '%s': range '%s': expected a..b with a <= b", sv->path,
+				               one->str);
+			for (int64_t x = a; x <= b; x++) {
+				char buf[32];
+				if (x < imin)
+					return fail_at(REACT_EINVAL, w->err, w->errlen, one->src, one->line,
+					               "field '%s': expected an integer >= %" PRId64 ", got %" PRId64,
+					               sv->path, imin, x);
+				snprintf(buf, sizeof buf, "%" PRId64, x);
+				if ((st = sv_push(sv, buf)) != REACT_OK)
+					return st;
+			}
+			continue;
+		}
+		if (check_value(type, one->str) != REACT_OK)
+			return fail_at(REACT_EPARSE, w->err, w->errlen, one->src, one->line,
+			               "field '%s': expected %s, got '%s'", sv->path, type_desc(type),
+			               one->str);
+		if (type == VT_INT) {
+			int64_t x;
+			sc_parse_int(one->str, &x);
+			if (x < imin)
+				return fail_at(REACT_EINVAL, w->err, w->errlen, one->src, one->line,
+				               "field '%s': expected an integer >= %" PRId64 ", got %s",
+				               sv->path, imin, one->str);
+		}
+		if ((st = sv_push(sv, one->str)) != REACT_OK)
+			return st;
+	}
+	return REACT_OK;
+}
+
+/* Reject keys of `map` not in `allowed` (NULL-terminated). */
+static react_status_t only_keys(walk_t *w, const ynode_t *map, const char *section,
+                                const char *const *allowed)
+{
+	for (size_t i = 0; i < map->n; i++) {
+		int ok = 0;
+		for (const char *const *a = allowed; *a; a++)
+			if (!strcmp(*a, map->keys[i]))
+				ok = 1;
+		if (!ok) {
+			char list[512] = "";
+			for (const char *const *a = allowed; *a; a++) {
+				strncat(list, *a, sizeof list - strlen(list) - 3);
+				if (a[1])
+					strncat(list, ", ", sizeof list - strlen(list) - 1);
+			}
+			const ynode_t *v = map->items[i];
+			const char *src = v->src != map->src ? v->src : map->src;
+			int line = v->src != map->src ? v->line : map->key_line[i];
+			return fail_at(REACT_EPARSE, w->err, w->errlen, src, line,
+			               "unknown field '%s' in %s; expected one of: %s", map->keys[i],
+			               section, list);
+		}
+	}
+	return REACT_OK;
+}
+
+static react_status_t need_map(walk_t *w, const ynode_t *n, const char *path)
+{
+	if (n->kind != YN_MAP)
+		return fail_at(REACT_EPARSE, w->err, w->errlen, n->src, n->line,
+		               "field '%s': expected a map of fields, got a %s", path,
+		               n->kind == YN_SEQ ? "list" : "scalar");
+	return REACT_OK;
+}
+
+static void spec_free(spec_t *sp)
+{
+	if (!sp)
+		return;
+	sv_t *tops[] = {&sp->name, &sp->backend, &sp->seed, &sp->ecmp_ports, &sp->mtu,
+	                &sp->tolerance, &sp->description, &sp->topo_type, &sp->topo_hosts,
+	                &sp->topo_k, &sp->topo_file, &sp->topo_csv, &sp->topo_aggs, &sp->topo_path,
+	                &sp->topo_rate, &sp->topo_delay, &sp->ext_job, &sp->ext_pairs, &sp->ext_p,
+	                &sp->ext_start, &sp->ext_end, &sp->deg_count, &sp->deg_rate, &sp->plot_x,
+	                &sp->plot_series};
+	for (size_t i = 0; i < sizeof tops / sizeof tops[0]; i++)
+		sv_clear(tops[i]);
+	for (size_t i = 0; i < NPARAMS; i++)
+		sv_clear(&sp->params[i]);
+	for (int32_t j = 0; j < sp->njobs; j++) {
+		job_spec_t *js = &sp->jobs[j];
+		sv_t *f[] = {&js->name, &js->ranks, &js->collective, &js->algorithm, &js->message,
+		             &js->epochs, &js->warmup, &js->compute_gap, &js->start, &js->react,
+		             &js->placement, &js->overlap, &js->shared, &js->pl_start};
+		for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+			sv_clear(f[i]);
+		free(js->hosts);
+	}
+	free(sp->jobs);
+	for (size_t i = 0; i < sp->naxes; i++)
+		free(sp->axis_names[i]);
+	free(sp->axis_names);
+	free(sp->axes);
+	free(sp);
+}
+
+static react_status_t add_axis(spec_t *sp, sv_t *sv)
+{
+	if (sv->n <= 1)
+		return REACT_OK;
+	sv_t **na = realloc(sp->axes, (sp->naxes + 1) * sizeof *na);
+	if (!na)
+		return REACT_ENOMEM;
+	sp->axes = na;
+	sv->axis = (long)sp->naxes;
+	na[sp->naxes++] = sv;
+	return REACT_OK;
+}
+
+static int job_index(const spec_t *sp, const char *name, int32_t below)
+{
+	for (int32_t j = 0; j < below; j++)
+		if (sp->jobs[j].name.n && !strcmp(sp->jobs[j].name.vals[0], name))
+			return j;
+	return -1;
+}
+
+static react_status_t walk_job(walk_t *w, const ynode_t *jn, int32_t j)
+{
+	static const char *const keys[] = {"name", "ranks", "placement", "collective", "algorithm",
+	                                   "message", "epochs", "warmup", "compute_gap", "start",
+	                                   "react", NULL};
+	static const char *const plkeys[] = {"hosts", "overlap", "shared", "start", NULL};
+	spec_t *sp = w->sp;
+	job_spec_t *js = &sp->jobs[j];
+	react_status_t st;
+	char prefix[96], sect[64], path[100];
+
+	snprintf(path, sizeof path, "jobs[%d]", (int)j);
+	if ((st = need_map(w, jn, path)) != REACT_OK)
+		return st;
+	if ((st = only_keys(w, jn, "a job", keys)) != REACT_OK)
+		return st;
+	snprintf(prefix, sizeof prefix, "jobs[%d].", (int)j);
+	if ((st = field(w, jn, "name", "", prefix, VT_STR, 0, 0, &js->name)) != REACT_OK)
+		return st;
+	if (!js->name.n) {
+		char def[32];
+		snprintf(def, sizeof def, "job%d", (int)j + 1);
+		if ((st = sv_push(&js->name, def)) != REACT_OK)
+			return st;
+	} else if (job_index(sp, js->name.vals[0], j) >= 0) {
+		return fail_at(REACT_EINVAL, w->err, w->errlen, js->name.src, js->name.line,
+		               "field 'jobs[%d].name': expected a name no other job has, got '%s' again",
+		               (int)j, js->name.vals[0]);
+	}
+	snprintf(sect, sizeof sect, "%s", js->name.vals[0]);
+	snprintf(prefix, sizeof prefix, "jobs.%s.", sect);
+#define F(fld, key, t, imin) \
+	if ((st = field(w, jn, key, sect, prefix, t, 1, imin, &js->fld)) != REACT_OK) \
+		return st;
+	F(ranks, "ranks", VT_INT, 2)
+	F(collective, "collective", VT_COLL, 0)
+	F(algorithm, "algorithm", VT_ALGO, 0)
+	F(message, "message", VT_BYTES, 0)
+	F(epochs, "epochs", VT_INT, 1)
+	F(warmup, "warmup", VT_INT, 0)
+	F(compute_gap, "compute_gap", VT_TIME, 0)
+	F(start, "start", VT_TIME, 0)
+	F(react, "react", VT_BOOL, 0)
+#undef F
+	const ynode_t *pl = ynode_get(jn, "placement");
+	js->pl_form = PL_SCALAR;
+	if (pl && pl->kind == YN_MAP) {
+		char pp[112];
+		snprintf(pp, sizeof pp, "%splacement.", prefix);
+		if ((st = only_keys(w, pl, "placement", plkeys)) != REACT_OK)
+			return st;
+		const ynode_t *h = ynode_get(pl, "hosts");
+		const ynode_t *ov = ynode_get(pl, "overlap");
+		const ynode_t *stn = ynode_get(pl, "start");
+		if ((h != NULL) + (ov != NULL) + (stn != NULL) != 1)
+			return fail_at(REACT_EPARSE, w->err, w->errlen, pl->src, pl->line,
+			               "field '%splacement': expected exactly one of hosts (a list), "
+			               "overlap (a job name, with shared), start (a host index)", prefix);
+		if (h) {
+			js->pl_form = PL_HOSTS;
+			snprintf(js->pl_hosts_where.path, sizeof js->pl_hosts_where.path, "%shosts", pp);
+			js->pl_hosts_where.src = h->src;
+			js->pl_hosts_where.line = h->line;
+			if (h->kind != YN_SEQ || h->n == 0)
+				return fail_at(REACT_EPARSE, w->err, w->errlen, h->src, h->line,
+				               "field '%shosts': expected a list of host indices", pp);
+			js->hosts = calloc(h->n, sizeof *js->hosts);
+			if (!js->hosts)
+				return REACT_ENOMEM;
+			js->nhosts = h->n;
+			for (size_t i = 0; i < h->n; i++) {
+				int64_t x;
+				const ynode_t *it = h->items[i];
+				if (it->kind != YN_SCALAR || sc_parse_int(it->str, &x) != REACT_OK ||
+				    x < 0 || x > INT32_MAX)
+					return fail_at(REACT_EPARSE, w->err, w->errlen, it->src, it->line,
+					               "field '%shosts': expected host indices >= 0, got '%s'",
+					               pp, it->kind == YN_SCALAR ? it->str : "a collection");
+				for (size_t k = 0; k < i; k++)
+					if (js->hosts[k] == (int32_t)x)
+						return fail_at(REACT_EINVAL, w->err, w->errlen, it->src, it->line,
+						               "field '%shosts': expected distinct hosts, got %d twice",
+						               pp, (int)x);
+				js->hosts[i] = (int32_t)x;
+			}
+		} else if (ov) {
+			js->pl_form = PL_OVERLAP;
+			if ((st = field(w, pl, "overlap", sect, pp, VT_STR, 0, 0, &js->overlap)) != REACT_OK)
+				return st;
+			if ((st = field(w, pl, "shared", sect, pp, VT_INT, 1, 0, &js->shared)) != REACT_OK)
+				return st;
+			if (job_index(sp, js->overlap.vals[0], j) < 0)
+				return fail_at(REACT_EINVAL, w->err, w->errlen, js->overlap.src,
+				               js->overlap.line,
+				               "field '%soverlap': expected the name of an earlier job, got '%s'",
+				               pp, js->overlap.vals[0]);
+			if (!js->shared.n)
+				return fail_at(REACT_EPARSE, w->err, w->errlen, pl->src, pl->line,
+				               "field '%sshared': required with overlap (hosts shared)", pp);
+		} else {
+			js->pl_form = PL_START;
+			if ((st = field(w, pl, "start", sect, pp, VT_INT, 1, 0, &js->pl_start)) != REACT_OK)
+				return st;
+		}
+		if (!h && ynode_get(pl, "shared") && !ov)
+			return fail_at(REACT_EPARSE, w->err, w->errlen, pl->src, pl->line,
+			               "field '%sshared': only valid with overlap", pp);
+	} else {
+		if ((st = field(w, jn, "placement", sect, prefix, VT_PLACE, 1, 0, &js->placement)) !=
+		    REACT_OK)
+			return st;
+	}
+	/* Every collective x algorithm x ranks combination must have a generator. */
+	const char *cdef = "allreduce", *adef = "tree", *rdef = "8";
+	size_t nc = js->collective.n ? js->collective.n : 1;
+	size_t na = js->algorithm.n ? js->algorithm.n : 1;
+	size_t nr = js->ranks.n ? js->ranks.n : 1;
+	for (size_t ci = 0; ci < nc; ci++)
+		for (size_t ai = 0; ai < na; ai++)
+			for (size_t ri = 0; ri < nr; ri++) {
+				react_collective_t c;
+				react_algorithm_t a;
+				int64_t r;
+				react_pattern_t *p = NULL;
+				react_collective_parse(js->collective.n ? js->collective.vals[ci] : cdef, &c);
+				react_algorithm_parse(js->algorithm.n ? js->algorithm.vals[ai] : adef, &a);
+				sc_parse_int(js->ranks.n ? js->ranks.vals[ri] : rdef, &r);
+				if (r > 4096)
+					return fail_at(REACT_EINVAL, w->err, w->errlen, js->ranks.src,
+					               js->ranks.line,
+					               "field 'jobs.%s.ranks': expected at most 4096 ranks, got %d",
+					               sect, (int)r);
+				st = react_pattern_generate(c, a, (int32_t)r, (uint64_t)r * 1024, &p);
+				react_pattern_destroy(p);
+				if (st == REACT_ENOMEM)
+					return st;
+				if (st != REACT_OK) {
+					const sv_t *at = js->algorithm.n ? &js->algorithm : js->collective.n
+					                     ? &js->collective : &js->name;
+					return fail_at(REACT_EINVAL, w->err, w->errlen, at->src, at->line,
+					               "job '%s': no %s pattern for %s %s with %d ranks; expected "
+					               "allreduce with tree, ring or rhd, or allgather with ring "
+					               "or recdbl",
+					               sect, st == REACT_EUNSUPPORTED ? "generated" : "valid",
+					               react_collective_name(c), react_algorithm_name(a), (int)r);
+				}
+			}
+	return REACT_OK;
+}
+
+static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root, spec_t **out,
+                                 char *err, size_t errlen)
+{
+	static const char *const top_keys[] = {"name", "description", "backend", "seed", "topology",
+	                                       "ecmp_ports", "mtu", "jobs", "congestion", "params",
+	                                       "tolerance", "plot", NULL};
+	static const char *const topo_keys[] = {"type", "hosts", "k", "file", "csv", "aggs_per_tor",
+	                                        "path", "rate", "delay", NULL};
+	static const char *const cong_keys[] = {"external", "degraded_links", NULL};
+	static const char *const ext_keys[] = {"job", "congested_pairs", "p", "start", "end", NULL};
+	static const char *const deg_keys[] = {"count", "rate", NULL};
+	static const char *const plot_keys[] = {"x", "series", NULL};
+	const char *param_keys[NPARAMS + 1];
+	react_status_t st = REACT_OK;
+	spec_t *sp = calloc(1, sizeof *sp);
+	walk_t w = {sp, err, errlen};
+	const ynode_t *n;
+
+	*out = NULL;
+	if (!sp)
+		return REACT_ENOMEM;
+	if ((st = need_map(&w, root, "(document)")) != REACT_OK)
+		goto fail;
+	if ((st = only_keys(&w, root, "the scenario", top_keys)) != REACT_OK)
+		goto fail;
+#define T(node, fld, key, sect, pre, t, list, imin) \
+	if ((st = field(&w, node, key, sect, pre, t, list, imin, &sp->fld)) != REACT_OK) \
+		goto fail;
+	T(root, name, "name", "", "", VT_STR, 0, 0)
+	T(root, description, "description", "", "", VT_STR, 0, 0)
+	T(root, backend, "backend", "", "", VT_STR, 1, 0)
+	T(root, seed, "seed", "", "", VT_INT, 1, 0)
+	T(root, ecmp_ports, "ecmp_ports", "", "", VT_INT, 1, 1)
+	T(root, mtu, "mtu", "", "", VT_INT, 1, 64)
+	T(root, tolerance, "tolerance", "", "", VT_DOUBLE, 0, 0)
+	if (!sp->name.n) {
+		/* default: the file's base name without extension */
+		const char *b = strrchr(s->path, '/');
+		char nm[128];
+		snprintf(nm, sizeof nm, "%s", b ? b + 1 : s->path);
+		char *dot = strrchr(nm, '.');
+		if (dot && dot != nm)
+			*dot = 0;
+		if ((st = sv_push(&sp->name, nm)) != REACT_OK)
+			goto fail;
+	}
+	for (const char *c = sp->name.vals[0]; *c; c++)
+		if (!(*c == '-' || *c == '_' || *c == '.' || (*c >= '0' && *c <= '9') ||
+		      (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))) {
+			st = fail_at(REACT_EINVAL, err, errlen, sp->name.src, sp->name.line,
+			             "field 'name': expected letters, digits, '-', '_' or '.' (it names "
+			             "the results directory), got '%s'", sp->name.vals[0]);
+			goto fail;
+		}
+	if (sp->backend.n) {
+		char wbuf[512];
+		where_of(sp->backend.src, sp->backend.line, wbuf, sizeof wbuf);
+		snprintf(sp->backend_where, sizeof sp->backend_where, "%s", wbuf);
+	} else {
+		snprintf(sp->backend_where, sizeof sp->backend_where, "%s", s->path);
+	}
+
+	n = ynode_get(root, "topology");
+	if (!n) {
+		st = fail_at(REACT_EPARSE, err, errlen, root->src, root->line,
+		             "field 'topology': required (e.g. {type: fattree, k: 8})");
+		goto fail;
+	}
+	if ((st = need_map(&w, n, "topology")) != REACT_OK ||
+	    (st = only_keys(&w, n, "topology", topo_keys)) != REACT_OK)
+		goto fail;
+	T(n, topo_type, "type", "topology", "topology.", VT_TOPO, 1, 0)
+	T(n, topo_hosts, "hosts", "topology", "topology.", VT_INT, 1, 0)
+	T(n, topo_k, "k", "topology", "topology.", VT_INT, 1, 2)
+	T(n, topo_file, "file", "topology", "topology.", VT_STR, 1, 0)
+	T(n, topo_csv, "csv", "topology", "topology.", VT_STR, 1, 0)
+	T(n, topo_aggs, "aggs_per_tor", "topology", "topology.", VT_INT, 1, 1)
+	T(n, topo_path, "path", "topology", "topology.", VT_STR, 1, 0)
+	T(n, topo_rate, "rate", "topology", "topology.", VT_RATE, 1, 0)
+	T(n, topo_delay, "delay", "topology", "topology.", VT_TIME, 1, 0)
+	if (!sp->topo_type.n) {
+		st = fail_at(REACT_EPARSE, err, errlen, n->src, n->line,
+		             "field 'topology.type': required; expected %s", type_desc(VT_TOPO));
+		goto fail;
+	}
+
+	n = ynode_get(root, "jobs");
+	if (!n || n->kind != YN_SEQ || n->n == 0) {
+		st = fail_at(REACT_EPARSE, err, errlen, n ? n->src : root->src, n ? n->line : root->line,
+		             "field 'jobs': expected a non-empty list of jobs");
+		goto fail;
+	}
+	sp->jobs = calloc(n->n, sizeof *sp->jobs);
+	if (!sp->jobs) {
+		st = REACT_ENOMEM;
+		goto fail;
+	}
+	for (size_t j = 0; j < n->n; j++) {
+		sp->njobs = (int32_t)j + 1;
+		if ((st = walk_job(&w, n->items[j], (int32_t)j)) != REACT_OK)
+			goto fail;
+	}
+
+	n = ynode_get(root, "congestion");
+	if (n) {
+		if ((st = need_map(&w, n, "congestion")) != REACT_OK ||
+		    (st = only_keys(&w, n, "congestion", cong_keys)) != REACT_OK)
+			goto fail;
+		const ynode_t *e = ynode_get(n, "external");
+		if (e) {
+			if ((st = need_map(&w, e, "congestion.external")) != REACT_OK ||
+			    (st = only_keys(&w, e, "congestion.external", ext_keys)) != REACT_OK)
+				goto fail;
+			const char *pre = "congestion.external.";
+			T(e, ext_job, "job", "external", pre, VT_STR, 0, 0)
+			T(e, ext_pairs, "congested_pairs", "external", pre, VT_INT, 1, 0)
+			T(e, ext_p, "p", "external", pre, VT_INT, 1, 0)
+			T(e, ext_start, "start", "external", pre, VT_TIME, 1, 0)
+			T(e, ext_end, "end", "external", pre, VT_TIME, 1, 0)
+			if (sp->ext_job.n && job_index(sp, sp->ext_job.vals[0], sp->njobs) < 0) {
+				st = fail_at(REACT_EINVAL, err, errlen, sp->ext_job.src, sp->ext_job.line,
+				             "field 'congestion.external.job': expected the name of a job, "
+				             "got '%s'", sp->ext_job.vals[0]);
+				goto fail;
+			}
+		}
+		const ynode_t *d = ynode_get(n, "degraded_links");
+		if (d) {
+			if ((st = need_map(&w, d, "congestion.degraded_links")) != REACT_OK ||
+			    (st = only_keys(&w, d, "congestion.degraded_links", deg_keys)) != REACT_OK)
+				goto fail;
+			const char *pre = "congestion.degraded_links.";
+			T(d, deg_count, "count", "degraded", pre, VT_INT, 1, 0)
+			T(d, deg_rate, "rate", "degraded", pre, VT_RATE, 1, 0)
+			if (sp->deg_count.n && !sp->deg_rate.n) {
+				st = fail_at(REACT_EPARSE, err, errlen, d->src, d->line,
+				             "field 'congestion.degraded_links.rate': required with count");
+				goto fail;
+			}
+		}
+	}
+
+	n = ynode_get(root, "params");
+	for (size_t i = 0; i < NPARAMS; i++)
+		param_keys[i] = param_defs[i].key;
+	param_keys[NPARAMS] = NULL;
+	if (n) {
+		if ((st = need_map(&w, n, "params")) != REACT_OK ||
+		    (st = only_keys(&w, n, "params (REACT parameters)", param_keys)) != REACT_OK)
+			goto fail;
+	}
+	for (size_t i = 0; i < NPARAMS; i++) {
+		int is_int = param_defs[i].is_int;
+		if ((st = field(&w, n, param_defs[i].key, "params", "params.",
+		                is_int ? VT_INT : VT_DOUBLE, 1, is_int ? 0 : INT64_MIN,
+		                &sp->params[i])) != REACT_OK)
+			goto fail;
+		/* Validate each value with the controller's own checks. */
+		for (size_t k = 0; k < sp->params[i].n; k++) {
+			react_params_t p;
+			char why[512];
+			react_params_default(&p);
+			if (react_params_set(&p, param_defs[i].name, sp->params[i].vals[k], why,
+			                     sizeof why) != REACT_OK) {
+				st = fail_at(REACT_EINVAL, err, errlen, sp->params[i].src, sp->params[i].line,
+				             "field 'params.%s': %s", param_defs[i].key, why);
+				goto fail;
+			}
+		}
+	}
+
+	n = ynode_get(root, "plot");
+	if (n) {
+		if ((st = need_map(&w, n, "plot")) != REACT_OK ||
+		    (st = only_keys(&w, n, "plot", plot_keys)) != REACT_OK)
+			goto fail;
+		T(n, plot_x, "x", "plot", "plot.", VT_STR, 0, 0)
+		T(n, plot_series, "series", "plot", "plot.", VT_STR, 0, 0)
+	}
+#undef T
+
+	/* Sweep axes in file order: walk the tree again and pick up every sv
+	 * with more than one value, ordered by (line, path). */
+	{
+		sv_t *all[256];
+		size_t na = 0;
+		sv_t *tops[] = {&sp->backend, &sp->seed, &sp->ecmp_ports, &sp->mtu, &sp->topo_type,
+		                &sp->topo_hosts, &sp->topo_k, &sp->topo_file, &sp->topo_csv,
+		                &sp->topo_aggs, &sp->topo_path, &sp->topo_rate, &sp->topo_delay,
+		                &sp->ext_pairs, &sp->ext_p, &sp->ext_start, &sp->ext_end,
+		                &sp->deg_count, &sp->deg_rate};
+		for (size_t i = 0; i < sizeof tops / sizeof tops[0]; i++)
+			if (tops[i]->n > 1)
+				all[na++] = tops[i];
+		for (size_t i = 0; i < NPARAMS; i++)
+			if (sp->params[i].n > 1)
+				all[na++] = &sp->params[i];
+		for (int32_t j = 0; j < sp->njobs; j++) {
+			job_spec_t *js = &sp->jobs[j];
+			sv_t *f[] = {&js->ranks, &js->collective, &js->algorithm, &js->message,
+			             &js->epochs, &js->warmup, &js->compute_gap, &js->start, &js->react,
+			             &js->placement, &js->shared, &js->pl_start};
+			for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+				if (f[i]->n > 1 && na < sizeof all / sizeof all[0])
+					all[na++] = f[i];
+		}
+		/* stable insertion sort by (src is the file first, line) */
+		for (size_t i = 1; i < na; i++) {
+			sv_t *x = all[i];
+			size_t k = i;
+			while (k > 0) {
+				sv_t *y = all[k - 1];
+				int xs = !strncmp(x->src, "--set ", 6), ys = !strncmp(y->src, "--set ", 6);
+				if (ys > xs || (ys == xs && !xs && y->line > x->line))
+					all[k] = y, k--;
+				else
+					break;
+			}
+			all[k] = x;
+		}
+		size_t total = 1;
+		for (size_t i = 0; i < na; i++) {
+			if ((st = add_axis(sp, all[i])) != REACT_OK)
+				goto fail;
+			if (total > SIZE_MAX / all[i]->n || total * all[i]->n > 10000000) {
+				st = fail_at(REACT_EINVAL, err, errlen, all[i]->src, all[i]->line,
+				             "field '%s': the sweep has more than 10 million configurations",
+				             all[i]->path);
+				goto fail;
+			}
+			total *= all[i]->n;
+		}
+		sp->nconfigs = total;
+		sp->axis_names = calloc(sp->naxes ? sp->naxes : 1, sizeof *sp->axis_names);
+		if (!sp->axis_names) {
+			st = REACT_ENOMEM;
+			goto fail;
+		}
+		for (size_t i = 0; i < sp->naxes; i++) {
+			int clash = 0;
+			for (size_t k = 0; k < sp->naxes; k++)
+				if (k != i && !strcmp(sp->axes[k]->key, sp->axes[i]->key))
+					clash = 1;
+			char nm[160];
+			if (clash && sp->axes[i]->section[0])
+				snprintf(nm, sizeof nm, "%s.%s", sp->axes[i]->section, sp->axes[i]->key);
+			else
+				snprintf(nm, sizeof nm, "%s", sp->axes[i]->key);
+			if (!(sp->axis_names[i] = strdup(nm))) {
+				st = REACT_ENOMEM;
+				goto fail;
+			}
+		}
+	}
+	sp->plot_xi = sp->plot_si = SIZE_MAX;
+	if (sp->plot_x.n || sp->plot_series.n) {
+		sv_t *pv[2] = {&sp->plot_x, &sp->plot_series};
+		size_t *pi[2] = {&sp->plot_xi, &sp->plot_si};
+		for (int q = 0; q < 2; q++) {
+			if (!pv[q]->n)
+				continue;
+			for (size_t i = 0; i < sp->naxes; i++)
+				if (!strcmp(sp->axis_names[i], pv[q]->vals[0]))
+					*pi[q] = i;
+			if (*pi[q] == SIZE_MAX) {
+				char list[512] = "";
+				for (size_t i = 0; i < sp->naxes; i++) {
+					strncat(list, sp->axis_names[i], sizeof list - strlen(list) - 3);
+					if (i + 1 < sp->naxes)
+						strncat(list, ", ", sizeof list - strlen(list) - 1);
+				}
+				st = fail_at(REACT_EINVAL, err, errlen, pv[q]->src, pv[q]->line,
+				             "field '%s': expected the name of a swept field (%s), got '%s'",
+				             pv[q]->path, sp->naxes ? list : "this scenario sweeps nothing",
+				             pv[q]->vals[0]);
+				goto fail;
+			}
+		}
+	} else {
+		for (size_t i = 0; i < sp->naxes; i++) {
+			if (!strcmp(sp->axis_names[i], "seed"))
+				continue;
+			if (sp->plot_xi == SIZE_MAX)
+				sp->plot_xi = i;
+			else if (sp->plot_si == SIZE_MAX)
+				sp->plot_si = i;
+		}
+	}
+	*out = sp;
+	return REACT_OK;
+fail:
+	spec_free(sp);
+	return st;
+}
+
+/* ---- public: load, set, queries ---- */
+
+static const char *intern(react_scenario_t *s, const char *str)
+{
+	char **ns = realloc(s->srcs, (s->nsrcs + 1) * sizeof *ns);
+	if (!ns)
+		return NULL;
+	s->srcs = ns;
+	if (!(ns[s->nsrcs] = strdup(str)))
+		return NULL;
+	return ns[s->nsrcs++];
+}
+
+void react_scenario_destroy(react_scenario_t *s)
+{
+	if (!s)
+		return;
+	spec_free(s->spec);
+	ynode_free(s->root);
+	for (size_t i = 0; i < s->nsrcs; i++)
+		free(s->srcs[i]);
+	free(s->srcs);
+	free(s->path);
+	free(s->dir);
+	free(s);
+}
+
+react_status_t react_scenario_parse(const char *text, size_t len, const char *path,
+                                    react_scenario_t **out, char *err, size_t errlen)
+{
+	react_status_t st = REACT_ENOMEM;
+	react_scenario_t *s = calloc(1, sizeof *s);
+	const char *src;
+
+	*out = NULL;
+	if (!s)
+		return REACT_ENOMEM;
+	if (!(s->path = strdup(path)) || !(s->dir = strdup(path)))
+		goto fail;
+	char *slash = strrchr(s->dir, '/');
+	if (slash)
+		*slash = 0;
+	else
+		strcpy(s->dir, ".");
+	if (!(src = intern(s, path)))
+		goto fail;
+	if ((st = ynode_parse(text, len, src, &s->root, err, errlen)) != REACT_OK)
+		goto fail;
+	if ((st = build_spec(s, s->root, &s->spec, err, errlen)) != REACT_OK)
+		goto fail;
+	*out = s;
+	return REACT_OK;
+fail:
+	react_scenario_destroy(s);
+	return st;
+}
+
+react_status_t react_scenario_load(const char *path, react_scenario_t **out, char *err,
+                                   size_t errlen)
+{
+	char *text = NULL;
+	size_t len = 0;
+	react_status_t st = react_read_file(path, &text, &len, err, errlen);
+	*out = NULL;
+	if (st != REACT_OK)
+		return st;
+	st = react_scenario_parse(text, len, path, out, err, errlen);
+	free(text);
+	return st;
+}
+
+react_status_t react_scenario_set(react_scenario_t *s, const char *key, const char *value,
+                                  char *err, size_t errlen)
+{
+	react_status_t st = REACT_OK;
+	char label[300];
+	const char *src;
+	ynode_t *copy = NULL, *val = NULL;
+	spec_t *sp = NULL;
+	char kbuf[256];
+
+	snprintf(label, sizeof label, "--set %s", key);
+	if (!(src = intern(s, label)))
+		return REACT_ENOMEM;
+	if (!*key || strlen(key) >= sizeof kbuf) {
+		snprintf(err, errlen, "%s: expected a key such as congestion.external.p", label);
+		return REACT_EINVAL;
+	}
+	if ((st = ynode_parse(value, strlen(value), src, &val, err, errlen)) != REACT_OK)
+		return st;
+	if (!(copy = ynode_clone(s->root))) {
+		st = REACT_ENOMEM;
+		goto fail;
+	}
+	snprintf(kbuf, sizeof kbuf, "%s", key);
+	ynode_t *cur = copy;
+	char *save = NULL;
+	char *part = strtok_r(kbuf, ".", &save);
+	while (part) {
+		char *next = strtok_r(NULL, ".", &save);
+		if (cur->kind == YN_SEQ) {
+			ynode_t *found = NULL;
+			char *end;
+			long idx = strtol(part, &end, 10);
+			if (!*end && idx >= 0 && (size_t)idx < cur->n)
+				found = cur->items[idx];
+			for (size_t i = 0; !found && i < cur->n; i++) {
+				ynode_t *nm = ynode_get(cur->items[i], "name");
+				if (nm && nm->kind == YN_SCALAR && !strcmp(nm->str, part))
+					found = cur->items[i];
+			}
+			if (!found || !next) {
+				snprintf(err, errlen, "%s: no list item '%s' (expected a job name or index "
+				         "followed by a field)", label, part);
+				st = REACT_EINVAL;
+				goto fail;
+			}
+			cur = found;
+		} else if (cur->kind == YN_MAP) {
+			if (!next) {
+				if ((st = ynode_put(cur, part, val)) != REACT_OK)
+					goto fail;
+				val = NULL;
+				break;
+			}
+			ynode_t *child = ynode_get(cur, part);
+			if (!child) {
+				if (!(child = ynode_new_map(src, 1))) {
+					st = REACT_ENOMEM;
+					goto fail;
+				}
+				if ((st = ynode_put(cur, part, child)) != REACT_OK) {
+					ynode_free(child);
+					goto fail;
+				}
+			}
+			cur = child;
+		} else {
+			snprintf(err, errlen, "%s: '%s' is a scalar, it has no field '%s'", label,
+			         key, part);
+			st = REACT_EINVAL;
+			goto fail;
+		}
+		part = next;
+	}
+	if ((st = build_spec(s, copy, &sp, err, errlen)) != REACT_OK)
+		goto fail;
+	ynode_free(s->root);
+	spec_free(s->spec);
+	s->root = copy;
+	s->spec = sp;
+	return REACT_OK;
+fail:
+	ynode_free(val);
+	ynode_free(copy);
+	return st;
+}
+
+const char *react_scenario_name(const react_scenario_t *s) { return s->spec->name.vals[0]; }
+const char *react_scenario_path(const react_scenario_t *s) { return s->path; }
+const char *react_scenario_backend(const react_scenario_t *s)
+{
+	return s->spec->backend.n ? s->spec->backend.vals[0] : "flow";
+}
+const char *react_scenario_backend_where(const react_scenario_t *s)
+{
+	return s->spec->backend_where;
+}
+double react_scenario_tolerance(const react_scenario_t *s)
+{
+	double t = 0;
+	if (s->spec->tolerance.n)
+		sc_parse_double(s->spec->tolerance.vals[0], &t);
+	return t;
+}
+int32_t react_scenario_njobs(const react_scenario_t *s) { return s->spec->njobs; }
+const char *react_scenario_job_name(const react_scenario_t *s, int32_t job)
+{
+	return (job >= 0 && job < s->spec->njobs) ? s->spec->jobs[job].name.vals[0] : NULL;
+}
+size_t react_scenario_nconfigs(const react_scenario_t *s) { return s->spec->nconfigs; }
+size_t react_scenario_naxes(const react_scenario_t *s) { return s->spec->naxes; }
+const char *react_scenario_axis_name(const react_scenario_t *s, size_t axis)
+{
+	return axis < s->spec->naxes ? s->spec->axis_names[axis] : NULL;
+}
+size_t react_scenario_axis_len(const react_scenario_t *s, size_t axis)
+{
+	return axis < s->spec->naxes ? s->spec->axes[axis]->n : 0;
+}
+size_t react_scenario_plot_x(const react_scenario_t *s) { return s->spec->plot_xi; }
+size_t react_scenario_plot_series(const react_scenario_t *s) { return s->spec->plot_si; }
+
+/* ---- resolution ---- */
+
+typedef struct pick {
+	const spec_t *sp;
+	size_t *choice; /* per axis */
+} pick_t;
+
+static const char *pv(const pick_t *pk, const sv_t *sv, const char *def)
+{
+	if (!sv->n)
+		return def;
+	if (sv->axis >= 0)
+		return sv->vals[pk->choice[sv->axis]];
+	return sv->vals[0];
+}
+
+static int64_t pint(const pick_t *pk, const sv_t *sv, int64_t def)
+{
+	int64_t v = def;
+	const char *t = pv(pk, sv, NULL);
+	if (t)
+		sc_parse_int(t, &v);
+	return v;
+}
+
+static double ptime(const pick_t *pk, const sv_t *sv, double def)
+{
+	double v = def;
+	const char *t = pv(pk, sv, NULL);
+	if (t)
+		sc_parse_time(t, &v);
+	return v;
+}
+
+static double prate(const pick_t *pk, const sv_t *sv, double def)
+{
+	double v = def;
+	const char *t = pv(pk, sv, NULL);
+	if (t)
+		sc_parse_rate(t, &v);
+	return v;
+}
+
+static int file_exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int file_exists_in(const char *dir, const char *rel)
+{
+	char cand[8192];
+	snprintf(cand, sizeof cand, "%.4000s/%.4000s", dir, rel);
+	return file_exists(cand);
+}
+
+/* Relative paths: the working directory first, then the scenario's directory
+ * and its parents (so "topologies/x.topo" works from anywhere in the tree). */
+static void resolve_path(const react_scenario_t *s, const char *rel, char *out, size_t n)
+{
+	snprintf(out, n, "%s", rel);
+	if (rel[0] == '/' || file_exists(rel))
+		return;
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", s->dir);
+	for (int up = 0; up < 6; up++) {
+		if (strlen(dir) + strlen(rel) + 2 > n)
+			break;
+		if (file_exists_in(dir, rel)) {
+			snprintf(out, n, "%s/", dir);
+			strncat(out, rel, n - strlen(out) - 1);
+			return;
+		}
+		size_t L = strlen(dir);
+		if (L + 3 >= sizeof dir)
+			break;
+		strcat(dir, "/..");
+	}
+}
+
+static react_status_t build_topology(const react_scenario_t *s, const pick_t *pk,
+                                     react_topology_t **out, char *err, size_t errlen)
+{
+	const spec_t *sp = s->spec;
+	const char *type = pv(pk, &sp->topo_type, "fattree");
+	double rate = prate(pk, &sp->topo_rate, 100e9);
+	double delay = ptime(pk, &sp->topo_delay, 1e-6);
+	char terr[512] = "";
+	char path[4096];
+	react_status_t st;
+	*out = NULL;
+	if (!strcmp(type, "star")) {
+		if (!sp->topo_hosts.n)
+			return fail_at(REACT_EINVAL, err, errlen, sp->topo_type.src, sp->topo_type.line,
+			               "field 'topology.hosts': required for a star topology");
+		int64_t h = pint(pk, &sp->topo_hosts, 0);
+		if (h < 2)
+			return fail_at(REACT_EINVAL, err, errlen, sp->topo_hosts.src, sp->topo_hosts.line,
+			               "field 'topology.hosts': expected at least 2 hosts, got %d", (int)h);
+		st = react_topo_star((int32_t)h, rate, delay, out);
+		if (st != REACT_OK)
+			return fail_at(st, err, errlen, sp->topo_hosts.src, sp->topo_hosts.line,
+			               "field 'topology': cannot build a star of %d hosts: %s", (int)h,
+			               react_status_str(st));
+		return REACT_OK;
+	}
+	if (!strcmp(type, "fattree")) {
+		int64_t k = pint(pk, &sp->topo_k, 8);
+		const sv_t *at = sp->topo_k.n ? &sp->topo_k : &sp->topo_type;
+		if (k % 2 || k < 2 || k > 64)
+			return fail_at(REACT_EINVAL, err, errlen, at->src, at->line,
+			               "field 'topology.k': expected an even k in 2..64, got %d", (int)k);
+		st = react_topo_fattree((int32_t)k, rate, delay, out);
+		if (st != REACT_OK)
+			return fail_at(st, err, errlen, at->src, at->line,
+			               "field 'topology': cannot build a fat-tree of k=%d: %s", (int)k,
+			               react_status_str(st));
+		return REACT_OK;
+	}
+	const sv_t *fsv = NULL;
+	int is_csv = 0;
+	if (!strcmp(type, "alibaba")) {
+		if (sp->topo_csv.n)
+			fsv = &sp->topo_csv, is_csv = 1;
+		else if (sp->topo_file.n)
+			fsv = &sp->topo_file;
+		else
+			return fail_at(REACT_EINVAL, err, errlen, sp->topo_type.src, sp->topo_type.line,
+			               "field 'topology': an alibaba topology needs file (a .topo) or csv "
+			               "(the cluster CSV, with hosts and aggs_per_tor)");
+	} else { /* file */
+		fsv = sp->topo_path.n ? &sp->topo_path : sp->topo_file.n ? &sp->topo_file : NULL;
+		if (!fsv)
+			return fail_at(REACT_EINVAL, err, errlen, sp->topo_type.src, sp->topo_type.line,
+			               "field 'topology.path': required for a file topology");
+	}
+	resolve_path(s, pv(pk, fsv, ""), path, sizeof path);
+	if (is_csv)
+		st = react_topo_alibaba(path, (int32_t)pint(pk, &sp->topo_hosts, 0),
+		                        (int32_t)pint(pk, &sp->topo_aggs, 3), rate, delay, out, terr,
+		                        sizeof terr);
+	else
+		st = react_topo_read(path, out, terr, sizeof terr);
+	if (st != REACT_OK)
+		return fail_at(st, err, errlen, fsv->src, fsv->line, "field '%s': %s", fsv->path,
+		               terr[0] ? terr : react_status_str(st));
+	if (!is_csv) {
+		/* a file's own rates and delays, unless the scenario sets them */
+		for (int32_t l = 0; l < (*out)->nlinks; l++) {
+			if (sp->topo_rate.n)
+				(*out)->links[l].rate_bps = rate;
+			if (sp->topo_delay.n)
+				(*out)->links[l].delay_s = delay;
+		}
+	}
+	return REACT_OK;
+}
+
+void react_config_destroy(react_config_t *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->naxes; i++)
+		free(c->axis_value[i]);
+	free(c->axis_value);
+	if (c->run.jobs)
+		for (int32_t j = 0; j < c->run.njobs; j++)
+			free(c->run.jobs[j].hosts);
+	free(c->run.jobs);
+	free(c->run.ext);
+	free(c->run.degraded);
+	free(c->react_on);
+	free(c->params);
+	free(c->warmup);
+	react_topology_destroy(c->topo);
+	free(c);
+}
+
+/* Choose k distinct ints from pool[0..n) into out (in random order). */
+static void choose_shuffled(gsl_rng *r, int32_t *out, size_t k, int32_t *pool, size_t n)
+{
+	if (k == 0)
+		return;
+	gsl_ran_choose(r, out, k, pool, n, sizeof *pool);
+	gsl_ran_shuffle(r, out, k, sizeof *out);
+}
+
+react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
+                                     react_config_t **out, char *err, size_t errlen)
+{
+	const spec_t *sp = s->spec;
+	react_status_t st = REACT_ENOMEM;
+	react_config_t *c = NULL;
+	gsl_rng *rng = NULL;
+	size_t *choice = NULL;
+	uint8_t *used = NULL;
+	int32_t *pool = NULL;
+	pick_t pk = {sp, NULL};
+
+	*out = NULL;
+	if (index >= sp->nconfigs) {
+		snprintf(err, errlen, "%s: configuration %zu does not exist (the scenario has %zu)",
+		         s->path, index, sp->nconfigs);
+		return REACT_EINVAL;
+	}
+	if (!(c = calloc(1, sizeof *c)))
+		return REACT_ENOMEM;
+	if (!(choice = calloc(sp->naxes ? sp->naxes : 1, sizeof *choice)))
+		goto fail;
+	pk.choice = choice;
+	{
+		size_t rem = index;
+		for (size_t i = sp->naxes; i-- > 0;) {
+			choice[i] = rem % sp->axes[i]->n;
+			rem /= sp->axes[i]->n;
+		}
+	}
+	c->index = index;
+	snprintf(c->id, sizeof c->id, "c%04u", (unsigned)(index % 100000000u));
+	c->naxes = sp->naxes;
+	if (!(c->axis_value = calloc(sp->naxes ? sp->naxes : 1, sizeof *c->axis_value)))
+		goto fail;
+	c->key[0] = 0;
+	for (size_t i = 0; i < sp->naxes; i++) {
+		if (!(c->axis_value[i] = strdup(sp->axes[i]->vals[choice[i]])))
+			goto fail;
+		size_t L = strlen(c->key);
+		snprintf(c->key + L, sizeof c->key - L, "%s%s=%s", i ? " " : "", sp->axis_names[i],
+		         c->axis_value[i]);
+	}
+	snprintf(c->backend, sizeof c->backend, "%s", pv(&pk, &sp->backend, "flow"));
+	c->seed = (uint64_t)pint(&pk, &sp->seed, 1);
+
+	if ((st = build_topology(s, &pk, &c->topo, err, errlen)) != REACT_OK)
+		goto fail;
+	st = REACT_ENOMEM;
+	const react_topology_t *T = c->topo;
+	c->run.topo = T;
+	c->run.ecmp_ports = (int32_t)pint(&pk, &sp->ecmp_ports, 4);
+	c->run.mtu = (uint32_t)pint(&pk, &sp->mtu, 1500);
+	c->run.seed = c->seed;
+	c->run.njobs = sp->njobs;
+	if (!(c->run.jobs = calloc((size_t)sp->njobs, sizeof *c->run.jobs)) ||
+	    !(c->react_on = calloc((size_t)sp->njobs, sizeof *c->react_on)) ||
+	    !(c->params = calloc((size_t)sp->njobs, sizeof *c->params)) ||
+	    !(c->warmup = calloc((size_t)sp->njobs, sizeof *c->warmup)) ||
+	    !(used = calloc((size_t)T->nhosts, 1)) ||
+	    !(pool = calloc((size_t)T->nhosts + 1, sizeof *pool)) || !(rng = gsl_rng_alloc(gsl_rng_mt19937)))
+		goto fail;
+	gsl_rng_set(rng, (unsigned long)c->seed);
+
+	for (int32_t j = 0; j < sp->njobs; j++) {
+		const job_spec_t *js = &sp->jobs[j];
+		react_job_cfg_t *jc = &c->run.jobs[j];
+		const char *jn = js->name.vals[0];
+		snprintf(jc->name, sizeof jc->name, "%s", jn);
+		int64_t nr = pint(&pk, &js->ranks, 8);
+		const sv_t *rat = js->ranks.n ? &js->ranks : &js->name;
+		react_collective_parse(pv(&pk, &js->collective, "allreduce"), &jc->collective);
+		react_algorithm_parse(pv(&pk, &js->algorithm, "tree"), &jc->algorithm);
+		if (sc_parse_bytes(pv(&pk, &js->message, "20MB"), &jc->message_bytes) != REACT_OK ||
+		    jc->message_bytes < (uint64_t)nr) {
+			st = fail_at(REACT_EINVAL, err, errlen, js->message.src, js->message.line,
+			             "field 'jobs.%s.message': expected at least one byte per rank (%d)",
+			             jn, (int)nr);
+			goto fail;
+		}
+		jc->epochs = pint(&pk, &js->epochs, 100);
+		c->warmup[j] = pint(&pk, &js->warmup, jc->epochs >= 50 ? 25 : jc->epochs / 4);
+		if (c->warmup[j] >= jc->epochs) {
+			const sv_t *at = js->warmup.n ? &js->warmup : &js->epochs;
+			st = fail_at(REACT_EINVAL, err, errlen, at->src, at->line,
+			             "field 'jobs.%s.warmup': expected fewer warm-up epochs (%d) than "
+			             "epochs (%d)", jn, (int)c->warmup[j], (int)jc->epochs);
+			goto fail;
+		}
+		jc->compute_gap_s = ptime(&pk, &js->compute_gap, 0);
+		jc->start_s = ptime(&pk, &js->start, 0);
+		int on = 1;
+		sc_parse_bool(pv(&pk, &js->react, "true"), &on);
+		c->react_on[j] = on;
+		jc->nranks = (int32_t)nr;
+		if (!(jc->hosts = calloc((size_t)nr, sizeof *jc->hosts))) {
+			st = REACT_ENOMEM;
+			goto fail;
+		}
+		/* free hosts, in index order */
+		size_t nfree = 0;
+		for (int32_t h = 0; h < T->nhosts; h++)
+			if (!used[h])
+				pool[nfree++] = h;
+		if (js->pl_form == PL_HOSTS) {
+			if ((int64_t)js->nhosts != nr) {
+				st = fail_at(REACT_EINVAL, err, errlen, js->pl_hosts_where.src,
+				             js->pl_hosts_where.line,
+				             "field '%s': expected %d hosts (one per rank), got %zu",
+				             js->pl_hosts_where.path, (int)nr, js->nhosts);
+				goto fail;
+			}
+			for (size_t i = 0; i < js->nhosts; i++) {
+				if (js->hosts[i] >= T->nhosts) {
+					st = fail_at(REACT_EINVAL, err, errlen, js->pl_hosts_where.src,
+					             js->pl_hosts_where.line,
+					             "field '%s': host %d is beyond the topology (hosts 0..%d)",
+					             js->pl_hosts_where.path, (int)js->hosts[i],
+					             (int)T->nhosts - 1);
+					goto fail;
+				}
+				jc->hosts[i] = js->hosts[i];
+			}
+		} else if (js->pl_form == PL_OVERLAP) {
+			int oj = job_index(sp, js->overlap.vals[0], j);
+			const react_job_cfg_t *other = &c->run.jobs[oj];
+			int64_t shared = pint(&pk, &js->shared, 0);
+			if (shared > nr || shared > other->nranks) {
+				st = fail_at(REACT_EINVAL, err, errlen, js->shared.src, js->shared.line,
+				             "field 'jobs.%s.placement.shared': expected at most %d shared "
+				             "hosts (ranks of both jobs), got %d", jn,
+				             (int)(nr < other->nranks ? nr : other->nranks), (int)shared);
+				goto fail;
+			}
+			if ((size_t)(nr - shared) > nfree) {
+				st = fail_at(REACT_EINVAL, err, errlen, rat->src, rat->line,
+				             "job '%s': %d ranks with %d shared need %d free hosts; the "
+				             "topology has %zu left", jn, (int)nr, (int)shared,
+				             (int)(nr - shared), nfree);
+				goto fail;
+			}
+			int32_t *tmp = calloc((size_t)nr + 1, sizeof *tmp);
+			if (!tmp) {
+				st = REACT_ENOMEM;
+				goto fail;
+			}
+			if (shared)
+				gsl_ran_choose(rng, tmp, (size_t)shared, other->hosts, (size_t)other->nranks,
+				               sizeof *tmp);
+			if (nr - shared)
+				gsl_ran_choose(rng, tmp + shared, (size_t)(nr - shared), pool, nfree,
+				               sizeof *tmp);
+			gsl_ran_shuffle(rng, tmp, (size_t)nr, sizeof *tmp);
+			memcpy(jc->hosts, tmp, (size_t)nr * sizeof *tmp);
+			free(tmp);
+		} else {
+			const char *kind = js->pl_form == PL_START ? "contiguous" : pv(&pk, &js->placement, "random");
+			if ((size_t)nr > nfree) {
+				st = fail_at(REACT_EINVAL, err, errlen, rat->src, rat->line,
+				             "job '%s': %d ranks do not fit: the topology has %d hosts, %zu "
+				             "free after earlier jobs", jn, (int)nr, (int)T->nhosts, nfree);
+				goto fail;
+			}
+			if (!strcmp(kind, "random")) {
+				choose_shuffled(rng, jc->hosts, (size_t)nr, pool, nfree);
+			} else {
+				int64_t from = js->pl_form == PL_START ? pint(&pk, &js->pl_start, 0) : 0;
+				int32_t found = -1;
+				for (int64_t h = from; h + nr <= T->nhosts && found < 0; h++) {
+					int ok = 1;
+					for (int64_t q = h; q < h + nr && ok; q++)
+						ok = !used[q];
+					if (ok)
+						found = (int32_t)h;
+				}
+				if (found < 0) {
+					const sv_t *at = js->pl_form == PL_START ? &js->pl_start : &js->placement;
+					if (!at->n)
+						at = rat;
+					st = fail_at(REACT_EINVAL, err, errlen, at->src, at->line,
+					             "job '%s': no %d consecutive free hosts from host %d (the "
+					             "topology has %d)", jn, (int)nr, (int)from, (int)T->nhosts);
+					goto fail;
+				}
+				for (int64_t q = 0; q < nr; q++)
+					jc->hosts[q] = found + (int32_t)q;
+			}
+		}
+		for (int64_t q = 0; q < nr; q++)
+			used[jc->hosts[q]] = 1;
+
+		react_params_default(&c->params[j]);
+		c->params[j].seed = c->seed + (uint64_t)j;
+		for (size_t i = 0; i < NPARAMS; i++) {
+			const char *v = pv(&pk, &sp->params[i], NULL);
+			if (!v)
+				continue;
+			char why[512];
+			if (react_params_set(&c->params[j], param_defs[i].name, v, why, sizeof why) !=
+			    REACT_OK) {
+				st = fail_at(REACT_EINVAL, err, errlen, sp->params[i].src, sp->params[i].line,
+				             "field 'params.%s': %s", param_defs[i].key, why);
+				goto fail;
+			}
+			if (!strcmp(param_defs[i].name, "seed"))
+				c->params[j].seed += (uint64_t)j;
+		}
+	}
+
+	/* external flows: sources among the job's hosts, destinations outside every job */
+	int64_t pairs = pint(&pk, &sp->ext_pairs, 0), p = pint(&pk, &sp->ext_p, 1);
+	if (pairs > 0 && p > 0) {
+		int ej = sp->ext_job.n ? job_index(sp, sp->ext_job.vals[0], sp->njobs) : 0;
+		const react_job_cfg_t *jc = &c->run.jobs[ej];
+		size_t nout = 0;
+		for (int32_t h = 0; h < T->nhosts; h++)
+			if (!used[h])
+				pool[nout++] = h;
+		if (pairs > jc->nranks || (size_t)pairs > nout) {
+			st = fail_at(REACT_EINVAL, err, errlen, sp->ext_pairs.src, sp->ext_pairs.line,
+			             "field 'congestion.external.congested_pairs': expected at most %d "
+			             "(distinct sources among job '%s''s %d hosts, distinct destinations "
+			             "among the %zu hosts outside every job), got %d",
+			             (int)(jc->nranks < (int64_t)nout ? jc->nranks : (int64_t)nout),
+			             jc->name, (int)jc->nranks, nout, (int)pairs);
+			goto fail;
+		}
+		int32_t *srcs = calloc((size_t)pairs, sizeof *srcs);
+		int32_t *dsts = calloc((size_t)pairs, sizeof *dsts);
+		c->run.ext = calloc((size_t)pairs, sizeof *c->run.ext);
+		if (!srcs || !dsts || !c->run.ext) {
+			free(srcs);
+			free(dsts);
+			st = REACT_ENOMEM;
+			goto fail;
+		}
+		choose_shuffled(rng, srcs, (size_t)pairs, jc->hosts, (size_t)jc->nranks);
+		choose_shuffled(rng, dsts, (size_t)pairs, pool, nout);
+		for (int64_t i = 0; i < pairs; i++) {
+			react_ext_flow_t *e = &c->run.ext[i];
+			e->src_host = srcs[i];
+			e->dst_host = dsts[i];
+			e->count = (int32_t)p;
+			e->start_s = ptime(&pk, &sp->ext_start, 0);
+			e->end_s = ptime(&pk, &sp->ext_end, 0);
+		}
+		c->run.next = (size_t)pairs;
+		free(srcs);
+		free(dsts);
+	}
+
+	/* degraded links: any tier */
+	int64_t ndeg = pint(&pk, &sp->deg_count, 0);
+	if (ndeg > 0) {
+		if (ndeg > T->nlinks) {
+			st = fail_at(REACT_EINVAL, err, errlen, sp->deg_count.src, sp->deg_count.line,
+			             "field 'congestion.degraded_links.count': expected at most %d (the "
+			             "topology's links), got %d", (int)T->nlinks, (int)ndeg);
+			goto fail;
+		}
+		int32_t *all = calloc((size_t)T->nlinks, sizeof *all);
+		int32_t *pick = calloc((size_t)ndeg, sizeof *pick);
+		c->run.degraded = calloc((size_t)ndeg, sizeof *c->run.degraded);
+		if (!all || !pick || !c->run.degraded) {
+			free(all);
+			free(pick);
+			st = REACT_ENOMEM;
+			goto fail;
+		}
+		for (int32_t l = 0; l < T->nlinks; l++)
+			all[l] = l;
+		gsl_ran_choose(rng, pick, (size_t)ndeg, all, (size_t)T->nlinks, sizeof *all);
+		double rate = prate(&pk, &sp->deg_rate, 100e9);
+		for (int64_t i = 0; i < ndeg; i++) {
+			c->run.degraded[i].link = pick[i];
+			c->run.degraded[i].rate_bps = rate;
+		}
+		c->run.ndegraded = (size_t)ndeg;
+		free(all);
+		free(pick);
+	}
+
+	gsl_rng_free(rng);
+	free(choice);
+	free(used);
+	free(pool);
+	*out = c;
+	return REACT_OK;
+fail:
+	if (rng)
+		gsl_rng_free(rng);
+	free(choice);
+	free(used);
+	free(pool);
+	react_config_destroy(c);
+	return st;
+}
