@@ -8,7 +8,7 @@
  * target (1 s for (a), 10 s for (b)), and peak RSS of (a) run in a child
  * process at 20 MB and at 20 GB messages.
  * Usage: bench-flowsim [topologies dir] [ranks per Alibaba job] [epochs]
- * Default (b): 2 x 360 ranks for 2 epochs (what fits 10 s), then 2 x 64
+ * Default (b): 2 x 360 ranks for 10 epochs (what fits 10 s), then 2 x 64
  * ranks for 100 epochs.
  */
 #include <stdio.h>
@@ -176,7 +176,7 @@ int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "topologies";
 	int32_t R = argc > 2 ? atoi(argv[2]) : 360;
-	int64_t epochs = argc > 3 ? atoll(argv[3]) : 2;
+	int64_t epochs = argc > 3 ? atoll(argv[3]) : 10;
 	if (run_fig5a(20000000, 0))
 		return 1;
 	long a = child_rss_kb(20000000), b = child_rss_kb(20000000000ULL);

@@ -54,7 +54,16 @@ typedef struct ent {
 	int32_t plen;
 	int frozen;
 	uint32_t mark;   /* search stamp of solve() */
+	int alive;
+	double t0;       /* time rem was last brought up to date */
+	uint64_t ver;    /* version of its entry in the completion heap */
 } ent_t;
+
+typedef struct cev {
+	double t;
+	uint64_t ver;
+	int32_t id;
+} cev_t;
 
 typedef struct jstate {
 	const react_job_cfg_t *cfg;
@@ -85,7 +94,12 @@ typedef struct sim {
 	int32_t **lf, *lcnt, *lcap;
 	/* max-min scratch */
 	double *rc;
-	int32_t *cnt, *used, *seeds;
+	int32_t *cnt, *used, *used_all, *seeds;
+	int32_t *freel, nalive;
+	size_t nfree;
+	cev_t *ch;
+	size_t nch, chcap;
+	uint64_t verseq;
 	uint32_t *lstamp, stamp;
 	size_t nseeds, seedcap;
 	react_flowsim_stats_t st;
@@ -158,20 +172,92 @@ static react_status_t push_seed(sim_t *s, int32_t l)
 	return REACT_OK;
 }
 
-static react_status_t add_ent(sim_t *s, ent_t e)
+/* ---- completion heap: (finish time, version) per entity, stale entries skipped ---- */
+static int cev_less(const cev_t *a, const cev_t *b)
 {
-	react_status_t st;
-	if (s->nact == s->actcap) {
-		size_t nc = s->actcap ? 2 * s->actcap : 256;
-		ent_t *q = realloc(s->act, nc * sizeof *q);
+	return a->t < b->t || (a->t == b->t && a->ver < b->ver);
+}
+
+static react_status_t cpush(sim_t *s, double t, int32_t id, uint64_t ver)
+{
+	if (s->nch == s->chcap) {
+		size_t nc = s->chcap ? 2 * s->chcap : 256;
+		cev_t *q = realloc(s->ch, nc * sizeof *q);
 		if (!q)
 			return REACT_ENOMEM;
-		s->act = q;
-		s->actcap = nc;
+		s->ch = q;
+		s->chcap = nc;
 	}
-	int32_t id = (int32_t)s->nact;
+	size_t i = s->nch++;
+	cev_t e = {t, ver, id};
+	while (i > 0 && cev_less(&e, &s->ch[(i - 1) / 2])) {
+		s->ch[i] = s->ch[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	s->ch[i] = e;
+	return REACT_OK;
+}
+
+static void cpop(sim_t *s)
+{
+	cev_t last = s->ch[--s->nch];
+	size_t i = 0, n = s->nch;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && cev_less(&s->ch[c + 1], &s->ch[c]))
+			c++;
+		if (!cev_less(&s->ch[c], &last))
+			break;
+		s->ch[i] = s->ch[c];
+		i = c;
+	}
+	if (n)
+		s->ch[i] = last;
+}
+
+/* Drop stale entries; the first valid completion or NULL. */
+static const cev_t *ctop(sim_t *s)
+{
+	while (s->nch) {
+		const cev_t *c = &s->ch[0];
+		const ent_t *e = &s->act[c->id];
+		if (e->alive && e->ver == c->ver)
+			return c;
+		cpop(s);
+	}
+	return NULL;
+}
+
+static react_status_t add_ent(sim_t *s, ent_t e, double t)
+{
+	react_status_t st;
+	int32_t id;
+	if (s->nfree) {
+		id = s->freel[--s->nfree];
+	} else {
+		if (s->nact == s->actcap) {
+			size_t nc = s->actcap ? 2 * s->actcap : 256;
+			ent_t *q = realloc(s->act, nc * sizeof *q);
+			int32_t *fq = realloc(s->freel, nc * sizeof *fq);
+			if (fq)
+				s->freel = fq;
+			if (!q || !fq) {
+				free(q == s->act ? NULL : q);
+				return REACT_ENOMEM;
+			}
+			s->act = q;
+			s->actcap = nc;
+		}
+		id = (int32_t)s->nact++;
+	}
 	e.mark = 0;
-	s->act[s->nact++] = e;
+	e.alive = 1;
+	e.t0 = t;
+	e.rate = 0;
+	e.ver = ++s->verseq;
+	s->act[id] = e;
 	for (int32_t k = 0; k < e.plen; k++) {
 		int32_t l = e.path[k];
 		if (s->lcnt[l] == s->lcap[l]) {
@@ -186,44 +272,32 @@ static react_status_t add_ent(sim_t *s, ent_t e)
 		if ((st = push_seed(s, l)))
 			return st;
 	}
-	if ((int32_t)s->nact > s->st.max_active)
-		s->st.max_active = (int32_t)s->nact;
+	if (++s->nalive > s->st.max_active)
+		s->st.max_active = s->nalive;
 	s->st.flow_events++;
 	return REACT_OK;
 }
 
-/* Replace entity id `from` by `to` (to < 0: remove it) in link l's list. */
-static void relabel(sim_t *s, int32_t l, int32_t from, int32_t to)
+/* Retire entity id: off its links, slot freed. */
+static react_status_t remove_ent(sim_t *s, int32_t id)
 {
-	for (int32_t i = 0; i < s->lcnt[l]; i++)
-		if (s->lf[l][i] == from) {
-			if (to >= 0) {
-				s->lf[l][i] = to;
-			} else {
+	react_status_t st;
+	ent_t *e = &s->act[id];
+	for (int32_t k = 0; k < e->plen; k++) {
+		int32_t l = e->path[k];
+		for (int32_t i = 0; i < s->lcnt[l]; i++)
+			if (s->lf[l][i] == id) {
 				memmove(&s->lf[l][i], &s->lf[l][i + 1],
 				        (size_t)(s->lcnt[l] - i - 1) * sizeof(int32_t));
 				s->lcnt[l]--;
+				break;
 			}
-			return;
-		}
-}
-
-/* Remove active entity i (the last one takes its place). */
-static react_status_t remove_ent(sim_t *s, size_t i)
-{
-	react_status_t st;
-	ent_t *e = &s->act[i];
-	for (int32_t k = 0; k < e->plen; k++) {
-		relabel(s, e->path[k], (int32_t)i, -1);
-		if ((st = push_seed(s, e->path[k])))
+		if ((st = push_seed(s, l)))
 			return st;
 	}
-	size_t last = --s->nact;
-	if (i != last) {
-		s->act[i] = s->act[last];
-		for (int32_t k = 0; k < s->act[i].plen; k++)
-			relabel(s, s->act[i].path[k], (int32_t)last, (int32_t)i);
-	}
+	e->alive = 0;
+	s->freel[s->nfree++] = id;
+	s->nalive--;
 	return REACT_OK;
 }
 
@@ -233,7 +307,7 @@ static react_status_t remove_ent(sim_t *s, size_t i)
  * from those links and re-solved alone, on the full capacity of their links
  * (no flow outside the component uses them).  Flows elsewhere keep their
  * rates, which are still the max-min allocation. */
-static react_status_t solve(sim_t *s)
+static react_status_t solve(sim_t *s, double t)
 {
 	size_t nused = 0, nq = 0;
 	uint32_t stamp = ++s->stamp;
@@ -242,31 +316,33 @@ static react_status_t solve(sim_t *s)
 		int32_t l = s->seeds[i];
 		if (s->lstamp[l] != stamp) {
 			s->lstamp[l] = stamp;
-			s->used[nused++] = l;
+			s->used_all[nused++] = l;
 		}
 	}
 	s->nseeds = 0;
 	while (nq < nused) {
-		int32_t l = s->used[nq++];
+		int32_t l = s->used_all[nq++];
 		for (int32_t p = 0; p < s->lcnt[l]; p++) {
 			ent_t *e = &s->act[s->lf[l][p]];
 			if (e->mark == stamp)
 				continue;
 			e->mark = stamp;
 			e->frozen = 0;
+			e->rem -= e->rate * (t - e->t0); /* bytes sent at the old rate */
+			e->t0 = t;
 			e->rate = 0;
 			for (int32_t k = 0; k < e->plen; k++) {
 				int32_t m = e->path[k];
 				if (s->lstamp[m] != stamp) {
 					s->lstamp[m] = stamp;
-					s->used[nused++] = m;
+					s->used_all[nused++] = m;
 				}
 			}
 		}
 	}
 	size_t w = 0;
 	for (size_t u = 0; u < nused; u++) {
-		int32_t l = s->used[u];
+		int32_t l = s->used_all[u];
 		s->cnt[l] = s->lcnt[l];
 		s->rc[l] = s->cap[l];
 		if (s->cnt[l] > 0)
@@ -281,7 +357,7 @@ static react_status_t solve(sim_t *s)
 			if (sh < best)
 				best = sh;
 		}
-		double thr = best * (1 + 1e-9);
+		double thr = best * (1 + 1e-12); /* equal shares up to rounding */
 		for (size_t u = 0; u < nused; u++) {
 			int32_t l = s->used[u];
 			if (s->cnt[l] == 0 || (s->rc[l] > 0 ? s->rc[l] / s->cnt[l] : 0) > thr)
@@ -303,6 +379,23 @@ static react_status_t solve(sim_t *s)
 			if (s->cnt[s->used[u]] > 0)
 				s->used[w++] = s->used[u];
 		nused = w;
+	}
+	/* new finish times of the re-solved pattern flows */
+	for (size_t u = 0; u < nq; u++) {
+		int32_t l = s->used_all[u];
+		for (int32_t p = 0; p < s->lcnt[l]; p++) {
+			int32_t id = s->lf[l][p];
+			ent_t *e = &s->act[id];
+			if (e->mark != stamp || e->job < 0 || e->frozen != 1)
+				continue;
+			e->frozen = 2;
+			e->ver = ++s->verseq; /* older heap entries become stale */
+			if (e->rate > 0) {
+				react_status_t st = cpush(s, t + (e->rem > 0 ? e->rem : 0) / e->rate, id, e->ver);
+				if (st)
+					return st;
+			}
+		}
 	}
 	return REACT_OK;
 }
@@ -330,7 +423,7 @@ static react_status_t start_flow(sim_t *s, int32_t j, size_t f, double t)
 		s->st.flow_events++;
 		return push(s, t + d, EV_ARRIVE, j, (int64_t)f);
 	}
-	return add_ent(s, (ent_t){j, (int32_t)f, (double)fl->bytes, 0, path, len, 0, 0});
+	return add_ent(s, (ent_t){j, (int32_t)f, (double)fl->bytes, 0, path, len, 0, 0, 0, 0, 0}, t);
 }
 
 static react_status_t grow_job(jstate_t *J, size_t n, size_t maxhops, size_t npreds)
@@ -514,7 +607,7 @@ static void sim_free(sim_t *s)
 		for (int32_t l = 0; l < s->ndl; l++)
 			free(s->lf[l]);
 	free(s->lf); free(s->lcnt); free(s->lcap); free(s->lstamp); free(s->seeds);
-	free(s->rc); free(s->cnt); free(s->used);
+	free(s->rc); free(s->cnt); free(s->used); free(s->used_all); free(s->freel); free(s->ch);
 }
 
 react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
@@ -552,6 +645,7 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 	s.lcap = calloc(nd, sizeof *s.lcap);
 	s.lstamp = calloc(nd, sizeof *s.lstamp);
 	s.used = malloc(nd * sizeof *s.used);
+	s.used_all = malloc(nd * sizeof *s.used_all);
 	s.js = calloc((size_t)cfg->njobs + 1, sizeof *s.js);
 	size_t ncopies = 0;
 	for (size_t x = 0; x < cfg->next; x++)
@@ -559,7 +653,7 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 	s.ext_off = malloc((cfg->next + 1) * sizeof *s.ext_off);
 	s.ext_paths = malloc((ncopies * (size_t)s.maxhops + 1) * sizeof *s.ext_paths);
 	st = REACT_ENOMEM;
-	if (!s.cap || !s.ldelay || !s.rc || !s.cnt || !s.lf || !s.lcnt || !s.lcap || !s.lstamp || !s.used || !s.js ||
+	if (!s.cap || !s.ldelay || !s.rc || !s.cnt || !s.lf || !s.lcnt || !s.lcap || !s.lstamp || !s.used || !s.used_all || !s.js ||
 	    !s.ext_off || !s.ext_paths)
 		goto fail;
 	for (int32_t l = 0; l < s.t->nlinks; l++) {
@@ -603,15 +697,12 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 	int dirty = 1;
 	while (alive > 0) {
 		if (dirty) {
-			if ((st = solve(&s)))
+			if ((st = solve(&s, t)))
 				goto fail;
 			dirty = 0;
 		}
-		double dtc = INFINITY;
-		for (size_t i = 0; i < s.nact; i++)
-			if (s.act[i].job >= 0 && s.act[i].rate > 0 && s.act[i].rem / s.act[i].rate < dtc)
-				dtc = s.act[i].rem / s.act[i].rate;
-		double tn = t + dtc;
+		const cev_t *c0 = ctop(&s);
+		double tn = c0 ? c0->t : INFINITY;
 		if (s.nheap && s.heap[0].t <= tn)
 			tn = s.heap[0].t;
 		if (tn == INFINITY) {
@@ -619,27 +710,17 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 			st = REACT_EBACKEND;
 			goto fail;
 		}
-		double dt = tn - t;
 		t = tn;
-		for (size_t i = 0; i < s.nact;) {
-			ent_t *e = &s.act[i];
-			if (e->job < 0) {
-				i++;
-				continue;
-			}
-			e->rem -= e->rate * dt;
-			if (e->rem <= e->rate * DONE_EPS_S) {
-				int32_t j = e->job;
-				size_t f = (size_t)e->idx;
-				s.st.flow_events++;
-				if ((st = remove_ent(&s, i))) /* order changes deterministically */
-					goto fail;
-				dirty = 1;
-				if ((st = push(&s, t + s.js[j].pdelay[f], EV_ARRIVE, j, (int64_t)f)))
-					goto fail;
-			} else {
-				i++;
-			}
+		for (const cev_t *c = ctop(&s); c && c->t <= t + DONE_EPS_S; c = ctop(&s)) {
+			int32_t id = c->id, j = s.act[id].job;
+			size_t f = (size_t)s.act[id].idx;
+			cpop(&s);
+			s.st.flow_events++;
+			if ((st = remove_ent(&s, id)))
+				goto fail;
+			dirty = 1;
+			if ((st = push(&s, t + s.js[j].pdelay[f], EV_ARRIVE, j, (int64_t)f)))
+				goto fail;
 		}
 		while (s.nheap && s.heap[0].t <= t) {
 			ev_t e = pop(&s);
@@ -663,20 +744,17 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 					if ((st = react_routing_path(s.rt, cfg->ext[e.idx].src_host,
 					                             cfg->ext[e.idx].dst_host, sport, cfg->seed, p,
 					                             s.maxhops, &len)) ||
-					    (st = add_ent(&s, (ent_t){-1, (int32_t)e.idx, 0, 0, p, len, 0, 0})))
+					    (st = add_ent(&s, (ent_t){-1, (int32_t)e.idx, 0, 0, p, len, 0, 0, 0, 0, 0}, t)))
 						goto fail;
 				}
 				break;
 			case EV_EXT_OFF:
-				for (size_t i = 0; i < s.nact;) {
-					if (s.act[i].job < 0 && s.act[i].idx == (int32_t)e.idx) {
-						if ((st = remove_ent(&s, i)))
+				for (size_t i = 0; i < s.nact; i++)
+					if (s.act[i].alive && s.act[i].job < 0 && s.act[i].idx == (int32_t)e.idx) {
+						if ((st = remove_ent(&s, (int32_t)i)))
 							goto fail;
 						s.st.flow_events++;
-					} else {
-						i++;
 					}
-				}
 				break;
 			}
 			dirty = 1;
