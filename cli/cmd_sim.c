@@ -1,7 +1,1075 @@
-/* placeholder until this subcommand group lands */
+/*
+ * react run | sweep | regress | compare: the scenario commands.
+ * Exit codes: 0 ok, 1 a negative verdict (regress found differences),
+ * 2 bad input or a failed run.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends.h"
 #include "cli.h"
-int react_cmd_run(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "react: 'run' is not available in this build\n"); return 2; }
-int react_cmd_sweep(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "react: 'sweep' is not available in this build\n"); return 2; }
-int react_cmd_regress(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "react: 'regress' is not available in this build\n"); return 2; }
-int react_cmd_compare(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "react: 'compare' is not available in this build\n"); return 2; }
+#include "react/driver.h"
+#include "react/results.h"
+#include "react/scenario.h"
+
+/* ---- shared option handling ---- */
+
+typedef struct common_opts {
+	const char *path;
+	const char *backend;   /* --backend, or NULL */
+	const char *sets[64];  /* --set KEY=VALUE */
+	int nsets;
+} common_opts_t;
+
+/* Handles --backend and --set; returns 1 when argv[*i] was one of them,
+ * -1 on a malformed option. */
+static int common_opt(const char *cmd, common_opts_t *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	if (!strcmp(a, "--backend") || !strcmp(a, "--set")) {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "react %s: %s needs a value\n", cmd, a);
+			return -1;
+		}
+		const char *v = argv[++*i];
+		if (!strcmp(a, "--backend")) {
+			o->backend = v;
+		} else {
+			if (!strchr(v, '=') || o->nsets == 64) {
+				fprintf(stderr, "react %s: --set expects KEY=VALUE, got '%s'\n", cmd, v);
+				return -1;
+			}
+			o->sets[o->nsets++] = v;
+		}
+		return 1;
+	}
+	if (!strncmp(a, "--backend=", 10)) {
+		o->backend = a + 10;
+		return 1;
+	}
+	if (!strncmp(a, "--set=", 6)) {
+		if (!strchr(a + 6, '=') || o->nsets == 64) {
+			fprintf(stderr, "react %s: --set expects KEY=VALUE, got '%s'\n", cmd, a + 6);
+			return -1;
+		}
+		o->sets[o->nsets++] = a + 6;
+		return 1;
+	}
+	return 0;
+}
+
+static react_scenario_t *load_scenario(const char *cmd, const common_opts_t *o)
+{
+	char err[2048];
+	react_scenario_t *s = NULL;
+	if (react_scenario_load(o->path, &s, err, sizeof err) != REACT_OK) {
+		fprintf(stderr, "react %s: %s\n", cmd, err);
+		return NULL;
+	}
+	for (int i = 0; i < o->nsets; i++) {
+		char key[256];
+		const char *eq = strchr(o->sets[i], '=');
+		size_t kl = (size_t)(eq - o->sets[i]);
+		if (kl >= sizeof key)
+			kl = sizeof key - 1;
+		memcpy(key, o->sets[i], kl);
+		key[kl] = 0;
+		if (react_scenario_set(s, key, eq + 1, err, sizeof err) != REACT_OK) {
+			fprintf(stderr, "react %s: %s\n", cmd, err);
+			react_scenario_destroy(s);
+			return NULL;
+		}
+	}
+	return s;
+}
+
+/* The backend of configuration cfg: --backend wins over the scenario. */
+static const react_backend_ops_t *backend_of(const char *cmd, const react_scenario_t *s,
+                                             const common_opts_t *o, const char *cfg_backend)
+{
+	char err[1024], where[700];
+	const char *name = o->backend ? o->backend : cfg_backend;
+	if (o->backend)
+		snprintf(where, sizeof where, "--backend");
+	else
+		snprintf(where, sizeof where, "%s: field 'backend'", react_scenario_backend_where(s));
+	const react_backend_ops_t *b = react_cli_backend_for(name, where, err, sizeof err);
+	if (!b)
+		fprintf(stderr, "react %s: %s\n", cmd, err);
+	return b;
+}
+
+static int parse_count(const char *cmd, const char *opt, const char *v, long *out, long min)
+{
+	char *end;
+	errno = 0;
+	long x = strtol(v, &end, 10);
+	if (errno || end == v || *end || x < min) {
+		fprintf(stderr, "react %s: %s expects an integer >= %ld, got '%s'\n", cmd, opt, min, v);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+/* ---- react run ---- */
+
+static void run_usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: react run SCENARIO [--config I] [--backend flow|ns3] [--set KEY=VALUE]...\n"
+	        "                 [-o DIR] [--trace]\n"
+	        "  Runs one configuration of SCENARIO (the first, or number I of the sweep)\n"
+	        "  twice on identical congestion: baseline (REACT off) and REACT.  Prints every\n"
+	        "  epoch's collective time and algorithm bandwidth (message / time, GB/s) of\n"
+	        "  both runs, '*' where REACT's pattern changed, and the summary after warm-up:\n"
+	        "  mean and p95 algorithm bandwidth, improvement, decisions.\n"
+	        "  --set KEY=VALUE  override a field (e.g. congestion.external.p=4, jobs.0.ranks=16)\n"
+	        "  -o DIR           also write DIR/runs/<id>/ (epochs.csv, summary.csv,\n"
+	        "                   decisions.jsonl, config.txt) as react sweep does\n"
+	        "  --trace          with -o: FCT trace of the REACT run (trace-<job>.jsonl)\n"
+	        "exit: 0 done, 2 bad input or a failed run\n");
+}
+
+static void print_config(const react_scenario_t *s, const react_config_t *cfg, const char *be)
+{
+	const react_run_cfg_t *r = &cfg->run;
+	printf("scenario %s, configuration %zu of %zu%s%s (backend %s, seed %" PRIu64 ")\n",
+	       react_scenario_name(s), cfg->index, react_scenario_nconfigs(s),
+	       cfg->key[0] ? ": " : "", cfg->key, be, cfg->seed);
+	printf("topology %s: %d hosts, %d links\n", r->topo->name, (int)r->topo->nhosts,
+	       (int)r->topo->nlinks);
+	for (int32_t j = 0; j < r->njobs; j++) {
+		const react_job_cfg_t *jc = &r->jobs[j];
+		printf("job %s: %d ranks, %s %s, %.6g MB, %" PRId64 " epochs (warm-up %" PRId64
+		       "), REACT %s; hosts",
+		       jc->name, (int)jc->nranks, react_collective_name(jc->collective),
+		       react_algorithm_name(jc->algorithm), (double)jc->message_bytes / 1e6,
+		       jc->epochs, cfg->warmup[j], cfg->react_on[j] ? "on" : "off");
+		for (int32_t k = 0; k < jc->nranks; k++)
+			printf(" %d", (int)jc->hosts[k]);
+		printf("\n");
+	}
+	if (r->next) {
+		printf("external flows:");
+		for (size_t i = 0; i < r->next; i++)
+			printf(" %d->%d x%d", (int)r->ext[i].src_host, (int)r->ext[i].dst_host,
+			       (int)r->ext[i].count);
+		printf("\n");
+	}
+	for (size_t i = 0; i < r->ndegraded; i++) {
+		const react_link_t *l = &r->topo->links[r->degraded[i].link];
+		printf("degraded link %s - %s: %.4g Gbps\n", r->topo->node_name[l->a],
+		       r->topo->node_name[l->b], r->degraded[i].rate_bps / 1e9);
+	}
+}
+
+static void print_pair(const react_config_t *cfg, const react_pair_result_t *pr)
+{
+	for (int32_t j = 0; j < cfg->run.njobs; j++) {
+		const react_job_summary_t *b = &pr->baseline->jobs[j], *x = &pr->react->jobs[j];
+		printf("\njob %s%s\n", b->name, x->react ? "" : " (REACT off in both runs)");
+		printf("%6s  %12s %12s  %12s %12s\n", "epoch", "base_ms", "base_GB/s", "react_ms",
+		       "react_GB/s");
+		size_t ib = 0, ir = 0;
+		const react_drive_result_t *B = pr->baseline, *R = pr->react;
+		while (ib < B->nrecs && B->recs[ib].job != j)
+			ib++;
+		while (ir < R->nrecs && R->recs[ir].job != j)
+			ir++;
+		for (; ib < B->nrecs && B->recs[ib].job == j; ib++, ir++) {
+			const react_epoch_rec_t *rb = &B->recs[ib];
+			const react_epoch_rec_t *rr = ir < R->nrecs && R->recs[ir].job == j ? &R->recs[ir]
+			                                                                  : NULL;
+			printf("%6" PRId64 "  %12.4f %12.3f", rb->epoch, rb->time_s * 1e3, rb->algbw_gbps);
+			if (rr)
+				printf("  %12.4f %12.3f%s", rr->time_s * 1e3, rr->algbw_gbps,
+				       rr->changed ? "  * pattern changed" : "");
+			printf("%s\n", rb->epoch + 1 == b->warmup ? "   (end of warm-up)" : "");
+		}
+		printf("summary after %" PRId64 " warm-up epochs (%" PRId64 " epochs):\n", b->warmup,
+		       b->epochs - b->warmup);
+		printf("  %-12s %10s %10s %10s %10s %8s %8s\n", "", "mean_GB/s", "p95_GB/s",
+		       "mean_ms", "p95_ms", "changes", "reverts");
+		printf("  %-12s %10.3f %10.3f %10.4f %10.4f %8s %8s\n", "baseline", b->mean_algbw_gbps,
+		       b->p95_algbw_gbps, b->mean_time_s * 1e3, b->p95_time_s * 1e3, "-", "-");
+		printf("  %-12s %10.3f %10.3f %10.4f %10.4f %8" PRId64 " %8" PRId64 "\n", "react",
+		       x->mean_algbw_gbps, x->p95_algbw_gbps, x->mean_time_s * 1e3, x->p95_time_s * 1e3,
+		       x->pattern_changes, x->ctl.reverts);
+		printf("  %-12s %+9.1f%% %+9.1f%%\n", "improvement",
+		       react_improvement_pct(b->mean_algbw_gbps, x->mean_algbw_gbps),
+		       react_improvement_pct(b->p95_algbw_gbps, x->p95_algbw_gbps));
+	}
+}
+
+int react_cmd_run(int argc, char **argv)
+{
+	common_opts_t o = {0};
+	long cfgi = 0;
+	const char *out = NULL;
+	int trace = 0, rc = 2;
+	react_scenario_t *s = NULL;
+	react_config_t *cfg = NULL;
+	react_pair_result_t pr = {0};
+	char err[2048];
+
+	for (int i = 1; i < argc; i++) {
+		int c = common_opt("run", &o, argc, argv, &i);
+		if (c < 0)
+			return 2;
+		if (c)
+			continue;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			run_usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--config") && i + 1 < argc) {
+			if (parse_count("run", "--config", argv[++i], &cfgi, 0))
+				return 2;
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (!strcmp(argv[i], "--trace")) {
+			trace = 1;
+		} else if (argv[i][0] == '-' || o.path) {
+			fprintf(stderr, "react run: unexpected argument '%s'\n", argv[i]);
+			run_usage(stderr);
+			return 2;
+		} else {
+			o.path = argv[i];
+		}
+	}
+	if (!o.path) {
+		run_usage(stderr);
+		return 2;
+	}
+	if (!(s = load_scenario("run", &o)))
+		return 2;
+	if ((size_t)cfgi >= react_scenario_nconfigs(s)) {
+		fprintf(stderr, "react run: --config %ld: expected 0..%zu (the scenario has %zu "
+		        "configurations)\n", cfgi, react_scenario_nconfigs(s) - 1,
+		        react_scenario_nconfigs(s));
+		goto done;
+	}
+	if (react_scenario_config(s, (size_t)cfgi, &cfg, err, sizeof err) != REACT_OK) {
+		fprintf(stderr, "react run: %s\n", err);
+		goto done;
+	}
+	const react_backend_ops_t *be = backend_of("run", s, &o, cfg->backend);
+	if (!be)
+		goto done;
+	print_config(s, cfg, be->name);
+	react_status_t st;
+	if (out) {
+		react_run_write_opts_t wo = {trace, be};
+		st = react_run_dir_make(out, s, cfg, &wo, &pr, err, sizeof err);
+	} else {
+		st = react_run_pair(be, cfg, NULL, &pr, err, sizeof err);
+	}
+	if (st != REACT_OK) {
+		fprintf(stderr, "react run: %s\n", err);
+		goto done;
+	}
+	print_pair(cfg, &pr);
+	if (out)
+		printf("\nwrote %s/runs/%s/ (epochs.csv, summary.csv, decisions.jsonl, config.txt%s)\n",
+		       out, cfg->id, trace ? ", trace-*.jsonl" : "");
+	rc = 0;
+done:
+	react_pair_result_clear(&pr);
+	react_config_destroy(cfg);
+	react_scenario_destroy(s);
+	return rc;
+}
+
+/* ---- react sweep ---- */
+
+static void sweep_usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: react sweep SCENARIO [-j N] [-o DIR] [--backend flow|ns3]\n"
+	        "                   [--set KEY=VALUE]... [--trace] [--no-plot] [--quiet]\n"
+	        "  Runs every configuration of SCENARIO (the cross product of its swept\n"
+	        "  fields), baseline and REACT each, and writes (default DIR: results/<name>):\n"
+	        "    DIR/runs.csv              one row per configuration and job\n"
+	        "    DIR/runs/<id>/epochs.csv  every epoch of both runs; decisions.jsonl,\n"
+	        "                              summary.csv, config.txt\n"
+	        "    DIR/plot-<job>.png/.svg   improvement per swept value (gnuplot)\n"
+	        "  A rerun skips configurations whose run directory is complete.\n"
+	        "  -j N   run N configurations in parallel processes (same results as -j 1)\n"
+	        "exit: 0 done, 2 bad input or a failed run\n");
+}
+
+typedef struct sweep_opts {
+	const char *out;
+	long jobs;
+	int trace, plot, quiet;
+} sweep_opts_t;
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct progress {
+	const char *name;
+	size_t total, done;
+	double t0, last;
+	int tty, quiet;
+} progress_t;
+
+static void fmt_dur(double s, char *buf, size_t n)
+{
+	if (s < 0 || !isfinite(s))
+		snprintf(buf, n, "?");
+	else if (s < 60)
+		snprintf(buf, n, "%.0fs", s);
+	else if (s < 3600)
+		snprintf(buf, n, "%dm%02ds", (int)s / 60, (int)s % 60);
+	else
+		snprintf(buf, n, "%dh%02dm", (int)s / 3600, ((int)s % 3600) / 60);
+}
+
+static void progress_tick(progress_t *p, int final)
+{
+	if (p->quiet || p->total == 0)
+		return;
+	double t = now_s();
+	double el = t - p->t0;
+	double eta = p->done ? el / (double)p->done * (double)(p->total - p->done) : -1;
+	char e[32], l[32];
+	fmt_dur(eta, e, sizeof e);
+	fmt_dur(el, l, sizeof l);
+	if (p->tty) {
+		int w = 30, fill = (int)((double)w * (double)p->done / (double)p->total);
+		fprintf(stderr, "\r%s [", p->name);
+		for (int i = 0; i < w; i++)
+			fputc(i < fill ? '#' : '.', stderr);
+		fprintf(stderr, "] %zu/%zu  elapsed %s  ETA %s   ", p->done, p->total, l,
+		        final ? "0s" : e);
+		if (final)
+			fputc('\n', stderr);
+	} else if (final || t - p->last >= 5.0) {
+		fprintf(stderr, "%s: %zu/%zu runs done, elapsed %s, ETA %s\n", p->name, p->done,
+		        p->total, l, final ? "0s" : e);
+		p->last = t;
+	}
+}
+
+/* One configuration in this process.  Returns 0 or 2. */
+static int sweep_one(const react_scenario_t *s, const common_opts_t *o, const sweep_opts_t *so,
+                     size_t i)
+{
+	char err[2048];
+	react_config_t *cfg = NULL;
+	int rc = 2;
+	if (react_scenario_config(s, i, &cfg, err, sizeof err) != REACT_OK) {
+		fprintf(stderr, "react sweep: %s\n", err);
+		return 2;
+	}
+	const react_backend_ops_t *be = backend_of("sweep", s, o, cfg->backend);
+	if (be) {
+		react_run_write_opts_t wo = {so->trace, be};
+		if (react_run_dir_make(so->out, s, cfg, &wo, NULL, err, sizeof err) != REACT_OK)
+			fprintf(stderr, "\nreact sweep: %s (%s): %s\n", cfg->id, cfg->key, err);
+		else
+			rc = 0;
+	}
+	react_config_destroy(cfg);
+	return rc;
+}
+
+/* Runs every unfinished configuration; returns 0, or 2 when one failed. */
+static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const sweep_opts_t *so,
+                    size_t *skipped_out)
+{
+	size_t n = react_scenario_nconfigs(s);
+	size_t *todo = calloc(n, sizeof *todo), ntodo = 0, skipped = 0;
+	char err[2048];
+	int rc = 2;
+	if (!todo)
+		return 2;
+	/* Resolve every configuration first: bad input is reported before any run. */
+	for (size_t i = 0; i < n; i++) {
+		react_config_t *cfg = NULL;
+		if (react_scenario_config(s, i, &cfg, err, sizeof err) != REACT_OK) {
+			fprintf(stderr, "react sweep: configuration %zu: %s\n", i, err);
+			goto done;
+		}
+		if (!backend_of("sweep", s, o, cfg->backend)) {
+			react_config_destroy(cfg);
+			goto done;
+		}
+		if (react_run_dir_done(so->out, cfg))
+			skipped++;
+		else
+			todo[ntodo++] = i;
+		react_config_destroy(cfg);
+	}
+	progress_t pg = {react_scenario_name(s), ntodo, 0, now_s(), now_s(), isatty(2), so->quiet};
+	if (skipped && !so->quiet)
+		fprintf(stderr, "%s: %zu of %zu configurations already done in %s, skipped\n",
+		        react_scenario_name(s), skipped, n, so->out);
+	int failed = 0;
+	if (so->jobs <= 1) {
+		for (size_t k = 0; k < ntodo; k++) {
+			if (sweep_one(s, o, so, todo[k]) != 0) {
+				failed = 1;
+				break;
+			}
+			pg.done++;
+			progress_tick(&pg, 0);
+		}
+	} else {
+		size_t next = 0, running = 0;
+		fflush(stdout);
+		fflush(stderr);
+		while ((next < ntodo && !failed) || running) {
+			while (!failed && next < ntodo && running < (size_t)so->jobs) {
+				pid_t pid = fork();
+				if (pid < 0) {
+					fprintf(stderr, "react sweep: fork: %s\n", strerror(errno));
+					failed = 1;
+					break;
+				}
+				if (pid == 0)
+					_exit(sweep_one(s, o, so, todo[next]));
+				next++;
+				running++;
+			}
+			if (!running)
+				break;
+			int status;
+			pid_t w = wait(&status);
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				break;
+			}
+			running--;
+			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+				failed = 1;
+			else
+				pg.done++;
+			progress_tick(&pg, 0);
+		}
+	}
+	if (failed) {
+		if (pg.tty && !so->quiet)
+			fputc('\n', stderr);
+		fprintf(stderr, "react sweep: stopped after a failed run; finished runs are kept, "
+		        "a rerun continues\n");
+		goto done;
+	}
+	if (ntodo)
+		progress_tick(&pg, 1);
+	if (react_runs_csv_assemble(so->out, s, err, sizeof err) != REACT_OK) {
+		fprintf(stderr, "react sweep: %s\n", err);
+		goto done;
+	}
+	if (skipped_out)
+		*skipped_out = skipped;
+	rc = 0;
+done:
+	free(todo);
+	return rc;
+}
+
+static void print_sweep_table(const char *out, const react_scenario_t *s)
+{
+	char p[4200];
+	snprintf(p, sizeof p, "%s/runs.csv", out);
+	FILE *f = fopen(p, "r");
+	if (!f)
+		return;
+	/* mean improvement per (job, x value, series value) */
+	char line[8192];
+	char *hdr[64];
+	int nh = 0, cx = -1, cs = -1, cj = -1, cy = -1, cp = -1;
+	size_t xi = react_scenario_plot_x(s), si = react_scenario_plot_series(s);
+	struct agg { char job[64], x[64], sv[64]; double sum, sum95; int n; } *ag = NULL;
+	size_t nag = 0, cap = 0;
+	char hbuf[8192];
+	if (!fgets(hbuf, sizeof hbuf, f)) {
+		fclose(f);
+		return;
+	}
+	hbuf[strcspn(hbuf, "\n")] = 0;
+	for (char *t = strtok(hbuf, ","); t && nh < 64; t = strtok(NULL, ","))
+		hdr[nh++] = t;
+	for (int i = 0; i < nh; i++) {
+		if (xi != SIZE_MAX && !strcmp(hdr[i], react_scenario_axis_name(s, xi)))
+			cx = i;
+		if (si != SIZE_MAX && !strcmp(hdr[i], react_scenario_axis_name(s, si)))
+			cs = i;
+		if (!strcmp(hdr[i], "job"))
+			cj = i;
+		if (!strcmp(hdr[i], "improvement_mean_pct"))
+			cy = i;
+		if (!strcmp(hdr[i], "improvement_p95_pct"))
+			cp = i;
+	}
+	if (cj < 0 || cy < 0 || cp < 0) {
+		fclose(f);
+		return;
+	}
+	while (fgets(line, sizeof line, f)) {
+		char *fl[64];
+		int nf = 0;
+		line[strcspn(line, "\n")] = 0;
+		for (char *t = strtok(line, ","); t && nf < 64; t = strtok(NULL, ","))
+			fl[nf++] = t;
+		if (nf <= cy || nf <= cp)
+			continue;
+		const char *xv = cx >= 0 ? fl[cx] : "-", *sv = cs >= 0 ? fl[cs] : "-";
+		size_t k;
+		for (k = 0; k < nag; k++)
+			if (!strcmp(ag[k].job, fl[cj]) && !strcmp(ag[k].x, xv) && !strcmp(ag[k].sv, sv))
+				break;
+		if (k == nag) {
+			if (nag == cap) {
+				cap = cap ? cap * 2 : 64;
+				void *na = realloc(ag, cap * sizeof *ag);
+				if (!na)
+					break;
+				ag = na;
+			}
+			memset(&ag[nag], 0, sizeof ag[nag]);
+			snprintf(ag[nag].job, 64, "%s", fl[cj]);
+			snprintf(ag[nag].x, 64, "%s", xv);
+			snprintf(ag[nag].sv, 64, "%s", sv);
+			nag++;
+		}
+		ag[k].sum += atof(fl[cy]);
+		ag[k].sum95 += atof(fl[cp]);
+		ag[k].n++;
+	}
+	fclose(f);
+	printf("%-12s %-16s %-16s %6s %14s %14s\n", "job",
+	       xi != SIZE_MAX ? react_scenario_axis_name(s, xi) : "-",
+	       si != SIZE_MAX ? react_scenario_axis_name(s, si) : "-", "runs", "mean_impr_%",
+	       "p95_impr_%");
+	for (size_t k = 0; k < nag; k++)
+		printf("%-12s %-16s %-16s %6d %+14.1f %+14.1f\n", ag[k].job, ag[k].x, ag[k].sv, ag[k].n,
+		       ag[k].sum / ag[k].n, ag[k].sum95 / ag[k].n);
+	free(ag);
+}
+
+int react_cmd_sweep(int argc, char **argv)
+{
+	common_opts_t o = {0};
+	sweep_opts_t so = {NULL, 1, 0, 1, 0};
+	char outbuf[4096];
+	int rc = 2;
+	react_scenario_t *s = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		int c = common_opt("sweep", &o, argc, argv, &i);
+		if (c < 0)
+			return 2;
+		if (c)
+			continue;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			sweep_usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
+			if (parse_count("sweep", "-j", argv[++i], &so.jobs, 1))
+				return 2;
+		} else if (!strncmp(argv[i], "-j", 2) && argv[i][2]) {
+			if (parse_count("sweep", "-j", argv[i] + 2, &so.jobs, 1))
+				return 2;
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			so.out = argv[++i];
+		} else if (!strcmp(argv[i], "--trace")) {
+			so.trace = 1;
+		} else if (!strcmp(argv[i], "--no-plot")) {
+			so.plot = 0;
+		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
+			so.quiet = 1;
+		} else if (argv[i][0] == '-' || o.path) {
+			fprintf(stderr, "react sweep: unexpected argument '%s'\n", argv[i]);
+			sweep_usage(stderr);
+			return 2;
+		} else {
+			o.path = argv[i];
+		}
+	}
+	if (!o.path) {
+		sweep_usage(stderr);
+		return 2;
+	}
+	if (!(s = load_scenario("sweep", &o)))
+		return 2;
+	if (!so.out) {
+		snprintf(outbuf, sizeof outbuf, "results/%s", react_scenario_name(s));
+		so.out = outbuf;
+	}
+	size_t skipped = 0;
+	if ((rc = do_sweep(s, &o, &so, &skipped)) != 0)
+		goto done;
+	int made = 0;
+	if (so.plot) {
+		char err[2048];
+		if (react_plot_sweep(so.out, s, &made, err, sizeof err) != REACT_OK)
+			fprintf(stderr, "react sweep: plot: %s\n", err);
+	}
+	print_sweep_table(so.out, s);
+	printf("wrote %s/runs.csv (%zu configurations x %d jobs; %zu run now, %zu already done)\n",
+	       so.out, react_scenario_nconfigs(s), (int)react_scenario_njobs(s),
+	       react_scenario_nconfigs(s) - skipped, skipped);
+	printf("      %s/runs/<id>/{epochs.csv,summary.csv,decisions.jsonl,config.txt}\n", so.out);
+	if (made)
+		printf("      %s/plot-<job>.png and .svg\n", so.out);
+	else if (so.plot && react_scenario_plot_x(s) != SIZE_MAX)
+		printf("      (no plot images: gnuplot is not installed or failed; see %s/plot-*.log)\n",
+		       so.out);
+done:
+	react_scenario_destroy(s);
+	return rc;
+}
+
+/* ---- react regress ---- */
+
+static void regress_usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: react regress DIR [--stored ROOT] [--update] [-j N]\n"
+	        "  Reruns every scenario DIR/*.yaml and compares its runs.csv and every\n"
+	        "  runs/<id>/epochs.csv with the stored results ROOT/<name>/ (default ROOT:\n"
+	        "  results/regress).  Numbers must agree within the scenario's relative\n"
+	        "  `tolerance` (0 when absent: identical).\n"
+	        "  --update  run the set and store its results as the new reference\n"
+	        "exit: 0 identical, 1 differences (each one listed), 2 bad input or a failed run\n");
+}
+
+static int is_number(const char *s, double *v)
+{
+	char *end;
+	if (!*s)
+		return 0;
+	*v = strtod(s, &end);
+	return !*end;
+}
+
+/* Compare two CSV files field by field; prints differences; returns their count. */
+static long compare_csv(const char *name, const char *label, const char *stored,
+                        const char *now, double tol, long *printed)
+{
+	FILE *a = fopen(stored, "r"), *b = fopen(now, "r");
+	long diffs = 0, lineno = 0;
+	char la[16384], lb[16384], hdr[16384] = "";
+	char *hf[128];
+	int nh = 0;
+	if (!a || !b) {
+		printf("%s: %s: %s missing\n", name, label, !a ? stored : now);
+		if (a)
+			fclose(a);
+		if (b)
+			fclose(b);
+		return 1;
+	}
+	for (;;) {
+		char *ra = fgets(la, sizeof la, a), *rb = fgets(lb, sizeof lb, b);
+		lineno++;
+		if (!ra && !rb)
+			break;
+		if (!ra || !rb) {
+			diffs++;
+			if ((*printed)++ < 40)
+				printf("%s: %s: line %ld: %s has %s lines\n", name, label, lineno,
+				       ra ? "the new run" : "the stored result", ra ? "fewer" : "more");
+			break;
+		}
+		la[strcspn(la, "\r\n")] = 0;
+		lb[strcspn(lb, "\r\n")] = 0;
+		if (lineno == 1) {
+			snprintf(hdr, sizeof hdr, "%s", la);
+			for (char *t = strtok(hdr, ","); t && nh < 128; t = strtok(NULL, ","))
+				hf[nh++] = t;
+			if (strcmp(la, lb)) {
+				diffs++;
+				if ((*printed)++ < 40)
+					printf("%s: %s: header differs: stored '%s', now '%s'\n", name, label, la,
+					       lb);
+				break;
+			}
+			continue;
+		}
+		if (!strcmp(la, lb))
+			continue;
+		char *fa[128], *fb[128];
+		int na = 0, nb = 0;
+		char *sa = NULL, *sb = NULL;
+		for (char *t = strtok_r(la, ",", &sa); t && na < 128; t = strtok_r(NULL, ",", &sa))
+			fa[na++] = t;
+		for (char *t = strtok_r(lb, ",", &sb); t && nb < 128; t = strtok_r(NULL, ",", &sb))
+			fb[nb++] = t;
+		for (int k = 0; k < (na > nb ? na : nb); k++) {
+			const char *x = k < na ? fa[k] : "", *y = k < nb ? fb[k] : "";
+			double dx, dy;
+			const char *col = k < nh ? hf[k] : "?";
+			int same;
+			if (strcmp(col, "pattern_hash") && is_number(x, &dx) && is_number(y, &dy))
+				same = tol > 0 ? fabs(dx - dy) <= tol * fmax(fabs(dx), fabs(dy)) : dx == dy;
+			else
+				same = !strcmp(x, y);
+			if (same)
+				continue;
+			diffs++;
+			if ((*printed)++ < 40)
+				printf("%s: %s line %ld (%s%s%s) column %s: stored %s, now %s\n", name, label,
+				       lineno, na > 0 ? fa[0] : "", na > 1 ? " " : "", na > 1 ? fa[1] : "", col,
+				       x, y);
+		}
+	}
+	fclose(a);
+	fclose(b);
+	return diffs;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void rm_rf(const char *path)
+{
+	DIR *d = opendir(path);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			char sub[4400];
+			snprintf(sub, sizeof sub, "%.4200s/%.190s", path, e->d_name);
+			struct stat st;
+			if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+				rm_rf(sub);
+			else
+				unlink(sub);
+		}
+		closedir(d);
+		rmdir(path);
+	}
+}
+
+int react_cmd_regress(int argc, char **argv)
+{
+	const char *dir = NULL, *root = "results/regress";
+	int update = 0, rc = 0;
+	long jobs = 1;
+	char *names[256];
+	int nnames = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			regress_usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--stored") && i + 1 < argc) {
+			root = argv[++i];
+		} else if (!strcmp(argv[i], "--update")) {
+			update = 1;
+		} else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
+			if (parse_count("regress", "-j", argv[++i], &jobs, 1))
+				return 2;
+		} else if (argv[i][0] == '-' || dir) {
+			fprintf(stderr, "react regress: unexpected argument '%s'\n", argv[i]);
+			regress_usage(stderr);
+			return 2;
+		} else {
+			dir = argv[i];
+		}
+	}
+	if (!dir) {
+		regress_usage(stderr);
+		return 2;
+	}
+	DIR *d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "react regress: %s: cannot open directory: %s\n", dir, strerror(errno));
+		return 2;
+	}
+	struct dirent *e;
+	while ((e = readdir(d)) && nnames < 256) {
+		size_t L = strlen(e->d_name);
+		if (L > 5 && !strcmp(e->d_name + L - 5, ".yaml"))
+			names[nnames++] = strdup(e->d_name);
+	}
+	closedir(d);
+	if (!nnames) {
+		fprintf(stderr, "react regress: %s: no *.yaml scenarios\n", dir);
+		return 2;
+	}
+	qsort(names, (size_t)nnames, sizeof *names, cmp_str);
+	long total_diffs = 0;
+	for (int k = 0; k < nnames && rc != 2; k++) {
+		common_opts_t o = {0};
+		char path[4400], stored[4400], tmp[4400];
+		snprintf(path, sizeof path, "%.4200s/%.190s", dir, names[k]);
+		o.path = path;
+		react_scenario_t *s = load_scenario("regress", &o);
+		if (!s) {
+			rc = 2;
+			break;
+		}
+		const char *name = react_scenario_name(s);
+		snprintf(stored, sizeof stored, "%.4200s/%.190s", root, name);
+		if (update)
+			snprintf(tmp, sizeof tmp, "%s", stored);
+		else
+			snprintf(tmp, sizeof tmp, "%.4200s/.now-%.150s.%ld", root, name, (long)getpid());
+		rm_rf(tmp);
+		sweep_opts_t so = {tmp, jobs, 0, 0, 1};
+		if (do_sweep(s, &o, &so, NULL) != 0) {
+			rc = 2;
+			react_scenario_destroy(s);
+			break;
+		}
+		if (update) {
+			printf("%s: stored %zu configurations in %s\n", name, react_scenario_nconfigs(s),
+			       stored);
+			react_scenario_destroy(s);
+			continue;
+		}
+		struct stat st;
+		long diffs = 0, printed = 0;
+		if (stat(stored, &st) != 0) {
+			printf("%s: no stored results in %s (create them with react regress --update)\n",
+			       name, stored);
+			diffs = 1;
+		} else {
+			double tol = react_scenario_tolerance(s);
+			char a[4600], b[4600];
+			snprintf(a, sizeof a, "%s/runs.csv", stored);
+			snprintf(b, sizeof b, "%s/runs.csv", tmp);
+			diffs += compare_csv(name, "runs.csv", a, b, tol, &printed);
+			for (size_t i = 0; i < react_scenario_nconfigs(s); i++) {
+				char label[64];
+				snprintf(label, sizeof label, "runs/c%04u/epochs.csv", (unsigned)i);
+				snprintf(a, sizeof a, "%s/%s", stored, label);
+				snprintf(b, sizeof b, "%s/%s", tmp, label);
+				diffs += compare_csv(name, label, a, b, tol, &printed);
+			}
+			if (printed > 40)
+				printf("%s: ... %ld differences not shown\n", name, printed - 40);
+			printf("%s: %zu configurations, %s (tolerance %g)\n", name,
+			       react_scenario_nconfigs(s), diffs ? "DIFFERENT" : "identical", tol);
+		}
+		if (diffs) {
+			total_diffs += diffs;
+			if (rc == 0)
+				rc = 1;
+			printf("%s: the new results are kept in %s\n", name, tmp);
+		} else {
+			rm_rf(tmp);
+		}
+		react_scenario_destroy(s);
+	}
+	for (int k = 0; k < nnames; k++)
+		free(names[k]);
+	if (rc == 1)
+		printf("regress: %ld differences\n", total_diffs);
+	return rc;
+}
+
+/* ---- react compare ---- */
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: react compare A.csv B.csv [--label-a NAME] [--label-b NAME]\n"
+	        "                     [--mode baseline|react] [--job NAME] [--summary]\n"
+	        "  Puts two per-epoch files (epochs.csv of react run/sweep, or the same columns\n"
+	        "  written by the GPU runtime) side by side: per epoch the collective time of\n"
+	        "  both and their ratio, '*' where a pattern changed; then mean and p95 of\n"
+	        "  time and algorithm bandwidth and the number of pattern changes.  Runs are\n"
+	        "  matched by (mode, job); when the files have one run each, those two.\n"
+	        "  --summary  only the summary lines\n"
+	        "exit: 0 done, 2 bad input\n");
+}
+
+typedef struct group {
+	char mode[16], job[64];
+	size_t n;
+	const react_epoch_row_t **rows;
+} group_t;
+
+static size_t groups_of(const react_epoch_table_t *t, group_t **out, const char *mode,
+                        const char *job)
+{
+	group_t *g = NULL;
+	size_t ng = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const react_epoch_row_t *r = &t->rows[i];
+		if ((mode && strcmp(mode, r->mode)) || (job && strcmp(job, r->job)))
+			continue;
+		size_t k;
+		for (k = 0; k < ng; k++)
+			if (!strcmp(g[k].mode, r->mode) && !strcmp(g[k].job, r->job))
+				break;
+		if (k == ng) {
+			group_t *ngp = realloc(g, (ng + 1) * sizeof *g);
+			if (!ngp)
+				break;
+			g = ngp;
+			memset(&g[ng], 0, sizeof g[ng]);
+			snprintf(g[ng].mode, sizeof g[ng].mode, "%s", r->mode);
+			snprintf(g[ng].job, sizeof g[ng].job, "%s", r->job);
+			g[ng].rows = calloc(t->n, sizeof *g[ng].rows);
+			ng++;
+		}
+		if (g[k].rows)
+			g[k].rows[g[k].n++] = r;
+	}
+	*out = g;
+	return ng;
+}
+
+static void group_stats(const group_t *g, double *mt, double *pt, double *mb, double *pb,
+                        long *changes)
+{
+	double *t = calloc(g->n ? g->n : 1, sizeof *t);
+	double sumbw = 0;
+	int havebw = 1;
+	*changes = 0;
+	for (size_t i = 0; t && i < g->n; i++) {
+		t[i] = g->rows[i]->time_s;
+		if (g->rows[i]->algbw_gbps > 0)
+			sumbw += g->rows[i]->algbw_gbps;
+		else
+			havebw = 0;
+		*changes += g->rows[i]->changed;
+	}
+	react_epoch_summary(t, t ? g->n : 0, 1, mt, pt, NULL, NULL);
+	*mb = havebw && g->n ? sumbw / (double)g->n : NAN;
+	/* p95 bandwidth: message over p95 time; the message follows from any row */
+	*pb = NAN;
+	if (havebw && g->n && *pt > 0) {
+		double msg = g->rows[0]->algbw_gbps * g->rows[0]->time_s; /* GB */
+		*pb = msg / *pt;
+	}
+	free(t);
+}
+
+int react_cmd_compare(int argc, char **argv)
+{
+	const char *pa = NULL, *pb = NULL, *la = NULL, *lb = NULL, *mode = NULL, *job = NULL;
+	int summary_only = 0, rc = 2;
+	react_epoch_table_t *A = NULL, *B = NULL;
+	group_t *ga = NULL, *gb = NULL;
+	size_t nga = 0, ngb = 0;
+	char err[2048];
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			compare_usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--label-a") && i + 1 < argc) {
+			la = argv[++i];
+		} else if (!strcmp(argv[i], "--label-b") && i + 1 < argc) {
+			lb = argv[++i];
+		} else if (!strcmp(argv[i], "--mode") && i + 1 < argc) {
+			mode = argv[++i];
+		} else if (!strcmp(argv[i], "--job") && i + 1 < argc) {
+			job = argv[++i];
+		} else if (!strcmp(argv[i], "--summary")) {
+			summary_only = 1;
+		} else if (argv[i][0] == '-' || (pa && pb)) {
+			fprintf(stderr, "react compare: unexpected argument '%s'\n", argv[i]);
+			compare_usage(stderr);
+			return 2;
+		} else if (!pa) {
+			pa = argv[i];
+		} else {
+			pb = argv[i];
+		}
+	}
+	if (!pa || !pb) {
+		compare_usage(stderr);
+		return 2;
+	}
+	if (react_epochs_csv_read(pa, &A, err, sizeof err) != REACT_OK ||
+	    react_epochs_csv_read(pb, &B, err, sizeof err) != REACT_OK) {
+		fprintf(stderr, "react compare: %s\n", err);
+		goto done;
+	}
+	if (!la)
+		la = "A";
+	if (!lb)
+		lb = "B";
+	nga = groups_of(A, &ga, mode, job);
+	ngb = groups_of(B, &gb, mode, job);
+	printf("A = %s\nB = %s\n", pa, pb);
+	int pairs = 0;
+	for (size_t i = 0; i < nga; i++)
+		for (size_t k = 0; k < ngb; k++) {
+			int match = !strcmp(ga[i].mode, gb[k].mode) && !strcmp(ga[i].job, gb[k].job);
+			if (!match && !(nga == 1 && ngb == 1))
+				continue;
+			pairs++;
+			const group_t *x = &ga[i], *y = &gb[k];
+			printf("\n%s %s/%s vs %s %s/%s\n", la, x->mode, x->job, lb, y->mode, y->job);
+			if (!summary_only) {
+				printf("%6s %12s %12s %8s\n", "epoch", "A_ms", "B_ms", "B/A");
+				size_t p = 0, q = 0;
+				while (p < x->n || q < y->n) {
+					int64_t ea = p < x->n ? x->rows[p]->epoch : INT64_MAX;
+					int64_t eb = q < y->n ? y->rows[q]->epoch : INT64_MAX;
+					int64_t ep = ea < eb ? ea : eb;
+					const react_epoch_row_t *ra = ea == ep ? x->rows[p++] : NULL;
+					const react_epoch_row_t *rb = eb == ep ? y->rows[q++] : NULL;
+					printf("%6" PRId64, ep);
+					if (ra)
+						printf(" %11.4f%s", ra->time_s * 1e3, ra->changed ? "*" : " ");
+					else
+						printf(" %12s", "-");
+					if (rb)
+						printf(" %11.4f%s", rb->time_s * 1e3, rb->changed ? "*" : " ");
+					else
+						printf(" %12s", "-");
+					if (ra && rb)
+						printf(" %8.3f", rb->time_s / ra->time_s);
+					printf("\n");
+				}
+			}
+			double mt[2], pt[2], mb[2], pbw[2];
+			long ch[2];
+			group_stats(x, &mt[0], &pt[0], &mb[0], &pbw[0], &ch[0]);
+			group_stats(y, &mt[1], &pt[1], &mb[1], &pbw[1], &ch[1]);
+			printf("  %-4s %7s %10s %10s %10s %10s %8s\n", "", "epochs", "mean_ms", "p95_ms",
+			       "mean_GB/s", "p95_GB/s", "changes");
+			const group_t *gs[2] = {x, y};
+			const char *ls[2] = {"A", "B"};
+			for (int m = 0; m < 2; m++)
+				printf("  %-4s %7zu %10.4f %10.4f %10.3f %10.3f %8ld\n", ls[m], gs[m]->n,
+				       mt[m] * 1e3, pt[m] * 1e3, mb[m], pbw[m], ch[m]);
+			printf("  B/A  %7s %10.3f %10.3f %10.3f %10.3f\n", "", mt[1] / mt[0], pt[1] / pt[0],
+			       mb[1] / mb[0], pbw[1] / pbw[0]);
+		}
+	if (!pairs) {
+		fprintf(stderr, "react compare: no run (mode, job) is in both files; use --mode/--job "
+		        "to pick one run in each\n");
+		goto done;
+	}
+	rc = 0;
+done:
+	for (size_t i = 0; i < nga; i++)
+		free(ga[i].rows);
+	for (size_t i = 0; i < ngb; i++)
+		free(gb[i].rows);
+	free(ga);
+	free(gb);
+	react_epoch_table_destroy(A);
+	react_epoch_table_destroy(B);
+	return rc;
+}

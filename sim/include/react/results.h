@@ -1,0 +1,94 @@
+/*
+ * react/results.h - result files of simulated runs (docs/scenarios.md).
+ *
+ *   OUT/runs.csv                 one row per configuration and job
+ *   OUT/runs/<id>/epochs.csv     every epoch of both runs (baseline, react)
+ *   OUT/runs/<id>/summary.csv    this configuration's rows of runs.csv
+ *   OUT/runs/<id>/decisions.jsonl the controllers' decision logs, one object
+ *                                per line, with a "job" field added
+ *   OUT/runs/<id>/config.txt     what was run (swept values, hosts, flows)
+ *   OUT/runs/<id>/trace-<job>.jsonl  FCT trace of the REACT run (optional)
+ *   OUT/plot-<job>.{gp,dat,png,svg}  improvement per swept value
+ *
+ * A run directory is built under OUT/runs/.tmp-<id>.<pid> and renamed into
+ * place when complete, so OUT/runs/<id> exists only with all its files.
+ * Every other file is written to a temporary name and renamed.
+ */
+#ifndef REACT_RESULTS_H
+#define REACT_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "react/driver.h"
+#include "react/scenario.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Fingerprint of everything a resolved configuration runs (FNV-1a over
+ * topology, jobs, hosts, flows, degraded links, parameters, backend). */
+uint64_t react_config_fingerprint(const react_config_t *cfg);
+
+/* Header line of runs.csv / summary.csv for scenario s (with newline);
+ * malloc'd. */
+char *react_runs_csv_header(const react_scenario_t *s);
+/* This configuration's rows (one per job, with newlines); malloc'd. */
+char *react_runs_csv_rows(const react_scenario_t *s, const react_config_t *cfg,
+                          const react_pair_result_t *pr);
+
+typedef struct react_run_write_opts {
+	int trace;  /* 1: write trace-<job>.jsonl of the REACT run */
+	const react_backend_ops_t *backend;
+} react_run_write_opts_t;
+
+/* 1 when OUT/runs/<cfg->id> is complete and was made from a configuration
+ * with the same fingerprint. */
+int react_run_dir_done(const char *out, const react_config_t *cfg);
+
+/* Run cfg (baseline and REACT) and write OUT/runs/<id> atomically.
+ * pr_out (may be NULL): receives the results (caller clears). */
+react_status_t react_run_dir_make(const char *out, const react_scenario_t *s,
+                                  const react_config_t *cfg, const react_run_write_opts_t *o,
+                                  react_pair_result_t *pr_out, char *err, size_t errlen);
+
+/* Concatenate the summaries of configurations 0..nconfigs-1 into
+ * OUT/runs.csv (atomically).  REACT_EIO naming a missing run directory. */
+react_status_t react_runs_csv_assemble(const char *out, const react_scenario_t *s, char *err,
+                                       size_t errlen);
+
+/* Write epochs.csv text for both runs of a pair (malloc'd). */
+char *react_epochs_csv_text(const react_config_t *cfg, const react_pair_result_t *pr);
+
+/* ---- reading epochs.csv (react compare; also GPU runtime output) ---- */
+typedef struct react_epoch_row {
+	char mode[16];       /* "baseline", "react" */
+	char job[64];
+	int64_t epoch;
+	double start_s, time_s, algbw_gbps;
+	uint64_t pattern_hash;
+	int changed;
+} react_epoch_row_t;
+
+typedef struct react_epoch_table {
+	size_t n;
+	react_epoch_row_t *rows;
+} react_epoch_table_t;
+
+/* REACT_EPARSE with err "FILE:LINE: ..." for a malformed file. */
+react_status_t react_epochs_csv_read(const char *path, react_epoch_table_t **out, char *err,
+                                     size_t errlen);
+void react_epoch_table_destroy(react_epoch_table_t *t);
+
+/* ---- plots (gnuplot) ---- */
+/* From OUT/runs.csv: OUT/plot-<job>.{dat,gp} and, when gnuplot is installed,
+ * .png and .svg.  *made (may be NULL): number of images made (0 without
+ * gnuplot or without a swept x axis). */
+react_status_t react_plot_sweep(const char *out, const react_scenario_t *s, int *made,
+                                char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

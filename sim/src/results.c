@@ -1,0 +1,610 @@
+/* Result files of simulated runs: run directories, runs.csv, epochs.csv. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "react/results.h"
+#include "react/trace.h"
+#include "results_internal.h"
+#include "scenario_internal.h"
+
+/* ---- growing strings ---- */
+
+int sb_printf(sb_t *b, const char *fmt, ...)
+{
+	va_list ap;
+	if (b->failed)
+		return -1;
+	for (;;) {
+		size_t room = b->cap - b->len;
+		va_start(ap, fmt);
+		int n = b->buf ? vsnprintf(b->buf + b->len, room, fmt, ap) : -2;
+		va_end(ap);
+		if (n >= 0 && (size_t)n < room) {
+			b->len += (size_t)n;
+			return 0;
+		}
+		size_t need = b->len + (n > 0 ? (size_t)n : 0) + 1;
+		size_t nc = b->cap ? b->cap * 2 : 1024;
+		while (nc < need)
+			nc *= 2;
+		char *nb = realloc(b->buf, nc);
+		if (!nb) {
+			b->failed = 1;
+			return -1;
+		}
+		b->buf = nb;
+		b->cap = nc;
+	}
+}
+
+char *sb_take(sb_t *b)
+{
+	if (b->failed) {
+		free(b->buf);
+		b->buf = NULL;
+		return NULL;
+	}
+	if (!b->buf)
+		sb_printf(b, "%s", "");
+	char *r = b->buf;
+	b->buf = NULL;
+	b->len = b->cap = 0;
+	return r;
+}
+
+/* ---- fingerprint ---- */
+
+typedef struct fnv {
+	uint64_t h;
+} fnv_t;
+
+static void fnv_bytes(fnv_t *f, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	for (size_t i = 0; i < n; i++) {
+		f->h ^= c[i];
+		f->h *= 1099511628211ull;
+	}
+}
+static void fnv_i64(fnv_t *f, int64_t v) { fnv_bytes(f, &v, sizeof v); }
+static void fnv_dbl(fnv_t *f, double v) { fnv_bytes(f, &v, sizeof v); }
+static void fnv_str(fnv_t *f, const char *s) { fnv_bytes(f, s, strlen(s) + 1); }
+
+uint64_t react_config_fingerprint(const react_config_t *cfg)
+{
+	fnv_t f = {1469598103934665603ull};
+	const react_run_cfg_t *r = &cfg->run;
+	const react_topology_t *t = r->topo;
+	fnv_str(&f, cfg->backend);
+	fnv_i64(&f, t->nnodes);
+	fnv_i64(&f, t->nhosts);
+	for (int32_t h = 0; h < t->nhosts; h++)
+		fnv_i64(&f, t->host_node[h]);
+	fnv_i64(&f, t->nlinks);
+	for (int32_t l = 0; l < t->nlinks; l++) {
+		fnv_i64(&f, t->links[l].a);
+		fnv_i64(&f, t->links[l].b);
+		fnv_dbl(&f, t->links[l].rate_bps);
+		fnv_dbl(&f, t->links[l].delay_s);
+	}
+	fnv_i64(&f, r->njobs);
+	for (int32_t j = 0; j < r->njobs; j++) {
+		const react_job_cfg_t *jc = &r->jobs[j];
+		const react_params_t *p = &cfg->params[j];
+		fnv_str(&f, jc->name);
+		fnv_i64(&f, jc->nranks);
+		for (int32_t k = 0; k < jc->nranks; k++)
+			fnv_i64(&f, jc->hosts[k]);
+		fnv_i64(&f, jc->collective);
+		fnv_i64(&f, jc->algorithm);
+		fnv_i64(&f, (int64_t)jc->message_bytes);
+		fnv_i64(&f, jc->epochs);
+		fnv_dbl(&f, jc->compute_gap_s);
+		fnv_dbl(&f, jc->start_s);
+		fnv_i64(&f, cfg->react_on[j]);
+		fnv_i64(&f, cfg->warmup[j]);
+		fnv_i64(&f, p->batch_epochs);
+		fnv_dbl(&f, p->delta1);
+		fnv_dbl(&f, p->delta2);
+		fnv_i64(&f, p->trials);
+		fnv_i64(&f, p->trials_growth);
+		fnv_i64(&f, p->max_accepted);
+		fnv_dbl(&f, p->epsilon);
+		fnv_i64(&f, p->history_epochs);
+		fnv_i64(&f, p->explore_rounds);
+		fnv_i64(&f, p->max_attempts);
+		fnv_dbl(&f, p->revert_tau);
+		fnv_i64(&f, p->apply_delay);
+		fnv_i64(&f, (int64_t)p->seed);
+	}
+	fnv_i64(&f, (int64_t)r->next);
+	for (size_t i = 0; i < r->next; i++) {
+		fnv_i64(&f, r->ext[i].src_host);
+		fnv_i64(&f, r->ext[i].dst_host);
+		fnv_i64(&f, r->ext[i].count);
+		fnv_dbl(&f, r->ext[i].start_s);
+		fnv_dbl(&f, r->ext[i].end_s);
+	}
+	fnv_i64(&f, (int64_t)r->ndegraded);
+	for (size_t i = 0; i < r->ndegraded; i++) {
+		fnv_i64(&f, r->degraded[i].link);
+		fnv_dbl(&f, r->degraded[i].rate_bps);
+	}
+	fnv_i64(&f, r->ecmp_ports);
+	fnv_i64(&f, r->mtu);
+	fnv_i64(&f, (int64_t)r->seed);
+	return f.h;
+}
+
+/* ---- runs.csv ---- */
+
+static void csv_field(sb_t *b, const char *v)
+{
+	if (strpbrk(v, ",\"\n")) {
+		sb_printf(b, "\"");
+		for (const char *c = v; *c; c++)
+			sb_printf(b, *c == '"' ? "\"\"" : "%c", *c);
+		sb_printf(b, "\"");
+	} else {
+		sb_printf(b, "%s", v);
+	}
+}
+
+char *react_runs_csv_header(const react_scenario_t *s)
+{
+	sb_t b = {0};
+	sb_printf(&b, "id");
+	for (size_t i = 0; i < react_scenario_naxes(s); i++) {
+		sb_printf(&b, ",");
+		csv_field(&b, react_scenario_axis_name(s, i));
+	}
+	sb_printf(&b, ",job,react,baseline_mean_gbps,baseline_p95_gbps,react_mean_gbps,"
+	              "react_p95_gbps,improvement_mean_pct,improvement_p95_pct,pattern_changes,"
+	              "decisions,reverts,batches\n");
+	return sb_take(&b);
+}
+
+char *react_runs_csv_rows(const react_scenario_t *s, const react_config_t *cfg,
+                          const react_pair_result_t *pr)
+{
+	sb_t b = {0};
+	(void)s;
+	for (int32_t j = 0; j < pr->baseline->njobs; j++) {
+		const react_job_summary_t *x = &pr->baseline->jobs[j], *y = &pr->react->jobs[j];
+		sb_printf(&b, "%s", cfg->id);
+		for (size_t i = 0; i < cfg->naxes; i++) {
+			sb_printf(&b, ",");
+			csv_field(&b, cfg->axis_value[i]);
+		}
+		sb_printf(&b, ",");
+		csv_field(&b, x->name);
+		sb_printf(&b, ",%d,%.6f,%.6f,%.6f,%.6f,%.3f,%.3f,%" PRId64 ",%" PRId64 ",%" PRId64
+		              ",%" PRId64 "\n",
+		          y->react, x->mean_algbw_gbps, x->p95_algbw_gbps, y->mean_algbw_gbps,
+		          y->p95_algbw_gbps, react_improvement_pct(x->mean_algbw_gbps, y->mean_algbw_gbps),
+		          react_improvement_pct(x->p95_algbw_gbps, y->p95_algbw_gbps),
+		          y->pattern_changes, y->ctl.changes, y->ctl.reverts, y->ctl.batches);
+	}
+	return sb_take(&b);
+}
+
+/* ---- epochs.csv ---- */
+
+char *react_epochs_csv_text(const react_config_t *cfg, const react_pair_result_t *pr)
+{
+	sb_t b = {0};
+	const react_drive_result_t *rs[2] = {pr->baseline, pr->react};
+	sb_printf(&b, "mode,job,epoch,start_s,time_s,algbw_gbps,pattern_hash,changed\n");
+	for (int m = 0; m < 2; m++)
+		for (size_t i = 0; i < rs[m]->nrecs; i++) {
+			const react_epoch_rec_t *r = &rs[m]->recs[i];
+			sb_printf(&b, "%s,", react_run_mode_name((react_run_mode_t)m));
+			csv_field(&b, cfg->run.jobs[r->job].name);
+			sb_printf(&b, ",%" PRId64 ",%.17g,%.17g,%.6f,%016" PRIx64 ",%d\n", r->epoch,
+			          r->start_s, r->time_s, r->algbw_gbps, r->pattern_hash, r->changed);
+		}
+	return sb_take(&b);
+}
+
+/* Split one CSV line in place (quotes supported); returns the field count. */
+size_t csv_split(char *line, char **fields, size_t max)
+{
+	size_t n = 0;
+	char *p = line;
+	for (;;) {
+		if (n == max)
+			return n;
+		if (*p == '"') {
+			char *w = ++p;
+			fields[n++] = w;
+			while (*p) {
+				if (*p == '"' && p[1] == '"') {
+					*w++ = '"';
+					p += 2;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else {
+					*w++ = *p++;
+				}
+			}
+			while (*p && *p != ',')
+				p++;
+			int more = *p == ',';
+			*w = 0;
+			if (!more)
+				return n;
+			p++;
+		} else {
+			fields[n++] = p;
+			char *c = strchr(p, ',');
+			if (!c)
+				return n;
+			*c = 0;
+			p = c + 1;
+		}
+	}
+}
+
+void react_epoch_table_destroy(react_epoch_table_t *t)
+{
+	if (!t)
+		return;
+	free(t->rows);
+	free(t);
+}
+
+react_status_t react_epochs_csv_read(const char *path, react_epoch_table_t **out, char *err,
+                                     size_t errlen)
+{
+	char *text = NULL;
+	react_status_t st = react_read_file(path, &text, NULL, err, errlen);
+	react_epoch_table_t *t = NULL;
+	int col_mode = -1, col_job = -1, col_epoch = -1, col_start = -1, col_time = -1,
+	    col_bw = -1, col_hash = -1, col_changed = -1;
+	size_t cap = 0;
+	long lineno = 0;
+	char *save = NULL;
+
+	*out = NULL;
+	if (st != REACT_OK)
+		return st;
+	if (!(t = calloc(1, sizeof *t))) {
+		st = REACT_ENOMEM;
+		goto fail;
+	}
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[64];
+		lineno++;
+		size_t L = strlen(line);
+		if (L && line[L - 1] == '\r')
+			line[--L] = 0;
+		if (!L || line[0] == '#')
+			continue;
+		size_t nf = csv_split(line, f, 64);
+		if (col_epoch < 0 && col_time < 0) {
+			for (size_t i = 0; i < nf; i++) {
+				int *c = !strcmp(f[i], "mode") ? &col_mode : !strcmp(f[i], "job") ? &col_job
+				         : !strcmp(f[i], "epoch") ? &col_epoch
+				         : !strcmp(f[i], "start_s") ? &col_start
+				         : !strcmp(f[i], "time_s") ? &col_time
+				         : !strcmp(f[i], "algbw_gbps") ? &col_bw
+				         : !strcmp(f[i], "pattern_hash") ? &col_hash
+				         : !strcmp(f[i], "changed") ? &col_changed : NULL;
+				if (c)
+					*c = (int)i;
+			}
+			if (col_epoch < 0 || col_time < 0) {
+				snprintf(err, errlen, "%s:%ld: expected a header with at least the columns "
+				         "epoch and time_s (see docs/scenarios.md)", path, lineno);
+				st = REACT_EPARSE;
+				goto fail;
+			}
+			continue;
+		}
+		int maxc = col_epoch > col_time ? col_epoch : col_time;
+		if ((int)nf <= maxc) {
+			snprintf(err, errlen, "%s:%ld: expected at least %d fields, got %zu", path, lineno,
+			         maxc + 1, nf);
+			st = REACT_EPARSE;
+			goto fail;
+		}
+		if (t->n == cap) {
+			size_t nc = cap ? cap * 2 : 256;
+			react_epoch_row_t *nr = realloc(t->rows, nc * sizeof *nr);
+			if (!nr) {
+				st = REACT_ENOMEM;
+				goto fail;
+			}
+			t->rows = nr;
+			cap = nc;
+		}
+		react_epoch_row_t *r = &t->rows[t->n];
+		memset(r, 0, sizeof *r);
+		snprintf(r->mode, sizeof r->mode, "%s",
+		         col_mode >= 0 && col_mode < (int)nf ? f[col_mode] : "run");
+		snprintf(r->job, sizeof r->job, "%s",
+		         col_job >= 0 && col_job < (int)nf ? f[col_job] : "job");
+		if (sc_parse_int(f[col_epoch], &r->epoch) != REACT_OK || r->epoch < 0 ||
+		    sc_parse_double(f[col_time], &r->time_s) != REACT_OK || !(r->time_s > 0)) {
+			snprintf(err, errlen, "%s:%ld: expected epoch >= 0 and time_s > 0, got '%s' and "
+			         "'%s'", path, lineno, f[col_epoch], f[col_time]);
+			st = REACT_EPARSE;
+			goto fail;
+		}
+		if (col_start >= 0 && col_start < (int)nf)
+			sc_parse_double(f[col_start], &r->start_s);
+		r->algbw_gbps = -1;
+		if (col_bw >= 0 && col_bw < (int)nf)
+			sc_parse_double(f[col_bw], &r->algbw_gbps);
+		if (col_hash >= 0 && col_hash < (int)nf)
+			r->pattern_hash = strtoull(f[col_hash], NULL, 16);
+		if (col_changed >= 0 && col_changed < (int)nf)
+			r->changed = atoi(f[col_changed]) != 0;
+		t->n++;
+	}
+	if (col_epoch < 0) {
+		snprintf(err, errlen, "%s: empty file; expected an epochs.csv header", path);
+		st = REACT_EPARSE;
+		goto fail;
+	}
+	free(text);
+	*out = t;
+	return REACT_OK;
+fail:
+	free(text);
+	react_epoch_table_destroy(t);
+	return st;
+}
+
+/* ---- run directories ---- */
+
+static void run_paths(const char *out, const char *id, char *final, size_t n)
+{
+	snprintf(final, n, "%s/runs/%s", out, id);
+}
+
+int react_run_dir_done(const char *out, const react_config_t *cfg)
+{
+	char dir[4096], p[4200], line[128];
+	run_paths(out, cfg->id, dir, sizeof dir);
+	snprintf(p, sizeof p, "%s/config.txt", dir);
+	FILE *f = fopen(p, "r");
+	if (!f)
+		return 0;
+	int ok = 0;
+	if (fgets(line, sizeof line, f)) {
+		char want[64];
+		snprintf(want, sizeof want, "fingerprint %016" PRIx64 "\n",
+		         react_config_fingerprint(cfg));
+		ok = !strcmp(line, want);
+	}
+	fclose(f);
+	snprintf(p, sizeof p, "%s/summary.csv", dir);
+	struct stat stt;
+	return ok && stat(p, &stt) == 0;
+}
+
+typedef struct trace_ctx {
+	react_trace_writer_t **w;
+	int32_t njobs;
+	react_status_t st;
+} trace_ctx_t;
+
+static react_status_t trace_hook(void *ctx, react_run_mode_t mode, const react_epoch_report_t *rep)
+{
+	trace_ctx_t *t = ctx;
+	if (mode != REACT_MODE_REACT || rep->job < 0 || rep->job >= t->njobs || !t->w[rep->job])
+		return REACT_OK;
+	return react_trace_append(t->w[rep->job], rep->epoch, rep->end_s - rep->start_s,
+	                          react_pattern_hash(rep->pattern), rep->fct_s,
+	                          rep->pattern->nflows);
+}
+
+static char *config_text(const react_config_t *cfg)
+{
+	sb_t b = {0};
+	const react_run_cfg_t *r = &cfg->run;
+	sb_printf(&b, "fingerprint %016" PRIx64 "\n", react_config_fingerprint(cfg));
+	sb_printf(&b, "id %s\nkey %s\nbackend %s\nseed %" PRIu64 "\n", cfg->id, cfg->key,
+	          cfg->backend, cfg->seed);
+	sb_printf(&b, "topology %s nodes %d hosts %d links %d\n", r->topo->name, (int)r->topo->nnodes,
+	          (int)r->topo->nhosts, (int)r->topo->nlinks);
+	sb_printf(&b, "ecmp_ports %d mtu %u\n", (int)r->ecmp_ports, (unsigned)r->mtu);
+	for (int32_t j = 0; j < r->njobs; j++) {
+		const react_job_cfg_t *jc = &r->jobs[j];
+		sb_printf(&b, "job %s ranks %d %s %s message %" PRIu64 " epochs %" PRId64
+		              " warmup %" PRId64 " react %d hosts",
+		          jc->name, (int)jc->nranks, react_collective_name(jc->collective),
+		          react_algorithm_name(jc->algorithm), jc->message_bytes, jc->epochs,
+		          cfg->warmup[j], cfg->react_on[j]);
+		for (int32_t k = 0; k < jc->nranks; k++)
+			sb_printf(&b, " %d", (int)jc->hosts[k]);
+		sb_printf(&b, "\n");
+	}
+	for (size_t i = 0; i < r->next; i++)
+		sb_printf(&b, "external %d -> %d x %d\n", (int)r->ext[i].src_host,
+		          (int)r->ext[i].dst_host, (int)r->ext[i].count);
+	for (size_t i = 0; i < r->ndegraded; i++) {
+		const react_link_t *l = &r->topo->links[r->degraded[i].link];
+		sb_printf(&b, "degraded link %d (%s - %s) %.6g bps\n", (int)r->degraded[i].link,
+		          r->topo->node_name[l->a], r->topo->node_name[l->b], r->degraded[i].rate_bps);
+	}
+	return sb_take(&b);
+}
+
+static react_status_t write_text(const char *dir, const char *name, char *text, char *err,
+                                 size_t errlen)
+{
+	char p[4400];
+	if (!text)
+		return REACT_ENOMEM;
+	snprintf(p, sizeof p, "%.4200s/%.190s", dir, name);
+	react_status_t st = react_write_atomic(p, text, strlen(text), err, errlen);
+	free(text);
+	return st;
+}
+
+react_status_t react_run_dir_make(const char *out, const react_scenario_t *s,
+                                  const react_config_t *cfg, const react_run_write_opts_t *o,
+                                  react_pair_result_t *pr_out, char *err, size_t errlen)
+{
+	react_status_t st;
+	char runs[4096], tmp[4200], final[4200];
+	int32_t nj = cfg->run.njobs;
+	FILE **logs = calloc((size_t)nj, sizeof *logs);
+	char **logbuf = calloc((size_t)nj, sizeof *logbuf);
+	size_t *loglen = calloc((size_t)nj, sizeof *loglen);
+	react_trace_writer_t **tw = calloc((size_t)nj, sizeof *tw);
+	react_pair_result_t pr = {0};
+	trace_ctx_t tctx = {tw, nj, REACT_OK};
+	int made_tmp = 0;
+
+	if (pr_out)
+		pr_out->baseline = pr_out->react = NULL;
+	if (!logs || !logbuf || !loglen || !tw) {
+		st = REACT_ENOMEM;
+		goto fail;
+	}
+	snprintf(runs, sizeof runs, "%s/runs", out);
+	if ((st = react_mkdirs(runs, err, errlen)) != REACT_OK)
+		goto fail;
+	snprintf(tmp, sizeof tmp, "%s/.tmp-%s.%ld", runs, cfg->id, (long)getpid());
+	snprintf(final, sizeof final, "%s/%s", runs, cfg->id);
+	react_rmtree(tmp);
+	if (mkdir(tmp, 0777) != 0) {
+		snprintf(err, errlen, "%s: cannot create directory: %s", tmp, strerror(errno));
+		st = REACT_EIO;
+		goto fail;
+	}
+	made_tmp = 1;
+	for (int32_t j = 0; j < nj; j++) {
+		if (!(logs[j] = open_memstream(&logbuf[j], &loglen[j]))) {
+			st = REACT_ENOMEM;
+			goto fail;
+		}
+		if (o && o->trace && cfg->react_on[j]) {
+			char tp[4400];
+			snprintf(tp, sizeof tp, "%s/trace-%s.jsonl", tmp, cfg->run.jobs[j].name);
+			if ((st = react_trace_open(tp, &tw[j])) != REACT_OK) {
+				snprintf(err, errlen, "%s: cannot create the trace", tp);
+				goto fail;
+			}
+		}
+	}
+	react_pair_opts_t po = {logs, NULL, NULL};
+	if (o && o->trace) {
+		po.on_epoch = trace_hook;
+		po.on_epoch_ctx = &tctx;
+	}
+	const react_backend_ops_t *be = o && o->backend ? o->backend : &react_backend_flow;
+	if ((st = react_run_pair(be, cfg, &po, &pr, err, errlen)) != REACT_OK)
+		goto fail;
+	for (int32_t j = 0; j < nj; j++) {
+		if (tw[j]) {
+			st = react_trace_close(tw[j]);
+			tw[j] = NULL;
+			if (st != REACT_OK) {
+				snprintf(err, errlen, "%s: cannot write the trace of job %s", tmp,
+				         cfg->run.jobs[j].name);
+				goto fail;
+			}
+		}
+	}
+	/* decisions.jsonl: every job's log, with "job" added to each object */
+	{
+		sb_t b = {0};
+		for (int32_t j = 0; j < nj; j++) {
+			fclose(logs[j]);
+			logs[j] = NULL;
+			char *save = NULL;
+			for (char *l = strtok_r(logbuf[j], "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+				if (l[0] != '{')
+					continue;
+				sb_printf(&b, "{\"job\":\"%s\"%s%s\n", cfg->run.jobs[j].name,
+				          l[1] == '}' ? "" : ",", l + 1);
+			}
+		}
+		if ((st = write_text(tmp, "decisions.jsonl", sb_take(&b), err, errlen)) != REACT_OK)
+			goto fail;
+	}
+	if ((st = write_text(tmp, "epochs.csv", react_epochs_csv_text(cfg, &pr), err, errlen)) !=
+	    REACT_OK)
+		goto fail;
+	{
+		char *h = react_runs_csv_header(s), *rows = react_runs_csv_rows(s, cfg, &pr);
+		sb_t b = {0};
+		if (h && rows)
+			sb_printf(&b, "%s%s", h, rows);
+		else
+			b.failed = 1;
+		free(h);
+		free(rows);
+		if ((st = write_text(tmp, "summary.csv", sb_take(&b), err, errlen)) != REACT_OK)
+			goto fail;
+	}
+	if ((st = write_text(tmp, "config.txt", config_text(cfg), err, errlen)) != REACT_OK)
+		goto fail;
+	react_rmtree(final);
+	if (rename(tmp, final) != 0) {
+		snprintf(err, errlen, "%s: cannot rename into place: %s", final, strerror(errno));
+		st = REACT_EIO;
+		goto fail;
+	}
+	made_tmp = 0;
+	st = REACT_OK;
+	if (pr_out) {
+		*pr_out = pr;
+		pr.baseline = pr.react = NULL;
+	}
+fail:
+	react_pair_result_clear(&pr);
+	for (int32_t j = 0; logs && j < nj; j++)
+		if (logs[j])
+			fclose(logs[j]);
+	for (int32_t j = 0; logbuf && j < nj; j++)
+		free(logbuf[j]);
+	for (int32_t j = 0; tw && j < nj; j++)
+		if (tw[j])
+			react_trace_abort(tw[j]);
+	if (made_tmp)
+		react_rmtree(tmp);
+	free(logs);
+	free(logbuf);
+	free(loglen);
+	free(tw);
+	return st;
+}
+
+react_status_t react_runs_csv_assemble(const char *out, const react_scenario_t *s, char *err,
+                                       size_t errlen)
+{
+	sb_t b = {0};
+	react_status_t st = REACT_OK;
+	char *h = react_runs_csv_header(s);
+	if (!h)
+		return REACT_ENOMEM;
+	sb_printf(&b, "%s", h);
+	free(h);
+	for (size_t i = 0; i < react_scenario_nconfigs(s); i++) {
+		char p[4200], *text = NULL;
+		snprintf(p, sizeof p, "%s/runs/c%04u/summary.csv", out, (unsigned)(i % 100000000u));
+		if ((st = react_read_file(p, &text, NULL, err, errlen)) != REACT_OK) {
+			free(sb_take(&b));
+			return st;
+		}
+		char *body = strchr(text, '\n');
+		if (body)
+			sb_printf(&b, "%s", body + 1);
+		free(text);
+	}
+	char p[4200];
+	snprintf(p, sizeof p, "%s", out);
+	return write_text(p, "runs.csv", sb_take(&b), err, errlen);
+}
