@@ -649,6 +649,8 @@ static void regress_usage(FILE *f)
 	        "  results/regress).  Numbers must agree within the scenario's relative\n"
 	        "  `tolerance` (0 when absent: identical).\n"
 	        "  --update  run the set and store its results as the new reference\n"
+	        "  The new results are written under $TMPDIR (default /tmp) and kept there\n"
+	        "  when they differ.\n"
 	        "exit: 0 identical, 1 differences (each one listed), 2 bad input or a failed run\n");
 }
 
@@ -824,11 +826,21 @@ int react_cmd_regress(int argc, char **argv)
 		}
 		const char *name = react_scenario_name(s);
 		snprintf(stored, sizeof stored, "%.4200s/%.190s", root, name);
-		if (update)
+		if (update) {
 			snprintf(tmp, sizeof tmp, "%s", stored);
-		else
-			snprintf(tmp, sizeof tmp, "%.4200s/.now-%.150s.%ld", root, name, (long)getpid());
-		rm_rf(tmp);
+			rm_rf(tmp);
+		} else {
+			const char *td = getenv("TMPDIR");
+			snprintf(tmp, sizeof tmp, "%.4000s/react-regress-%.150s-XXXXXX",
+			         td && *td ? td : "/tmp", name);
+			if (!mkdtemp(tmp)) {
+				fprintf(stderr, "react regress: %s: cannot create a directory: %s\n", tmp,
+				        strerror(errno));
+				rc = 2;
+				react_scenario_destroy(s);
+				break;
+			}
+		}
 		sweep_opts_t so = {tmp, jobs, 0, 0, 1};
 		if (do_sweep(s, &o, &so, NULL) != 0) {
 			rc = 2;

@@ -1,0 +1,249 @@
+/* End-to-end runs of build/react: run, sweep (resume, -j), regress, compare. */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+extern char **environ;
+
+static char g_out[4096], g_err[4096]; /* paths of the last command's output */
+
+/* Read a whole file; "" when missing. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return strdup("");
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *b = malloc((size_t)n + 1);
+	size_t r = fread(b, 1, (size_t)n, f);
+	b[r] = 0;
+	fclose(f);
+	return b;
+}
+
+static void sh(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	char *argv[] = {"sh", "-c", cmd, NULL};
+	pid_t pid;
+	int status;
+	cr_assert_eq(posix_spawnp(&pid, "sh", NULL, NULL, argv, environ), 0);
+	waitpid(pid, &status, 0);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "command failed: %s", cmd);
+}
+
+/* A fresh work directory for one test. */
+static void workdir(const char *name, char *out, size_t n)
+{
+	snprintf(out, n, "%s/%s", REACT_WORK_DIR, name);
+	sh("rm -rf '%s' && mkdir -p '%s'", out, out);
+	snprintf(g_out, sizeof g_out, "%s/stdout.txt", out);
+	snprintf(g_err, sizeof g_err, "%s/stderr.txt", out);
+}
+
+/* Run react with the given arguments (NULL-terminated); returns its exit code. */
+static int react(const char *first, ...)
+{
+	char *argv[64];
+	int n = 0;
+	va_list ap;
+	argv[n++] = REACT_EXE;
+	argv[n++] = (char *)first;
+	va_start(ap, first);
+	for (char *a; (a = va_arg(ap, char *)) && n < 63;)
+		argv[n++] = a;
+	va_end(ap);
+	argv[n] = NULL;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, g_out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 2, g_err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	pid_t pid;
+	int status;
+	cr_assert_eq(posix_spawn(&pid, REACT_EXE, &fa, NULL, argv, environ), 0);
+	posix_spawn_file_actions_destroy(&fa);
+	waitpid(pid, &status, 0);
+	cr_assert(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+static void assert_contains(const char *path, const char *what)
+{
+	char *t = slurp(path);
+	cr_assert(strstr(t, what), "%s lacks '%s':\n%s", path, what, t);
+	free(t);
+}
+
+static void assert_same_file(const char *a, const char *b)
+{
+	char *x = slurp(a), *y = slurp(b);
+	cr_assert(x[0], "%s is empty or missing", a);
+	cr_assert_str_eq(x, y, "%s and %s differ", a, b);
+	free(x);
+	free(y);
+}
+
+#define SRC REACT_SOURCE_DIR
+#define REG SRC "/scenarios/regress/tree-fattree.yaml"
+
+Test(e2e, quickstart_runs)
+{
+	char w[4096];
+	workdir("quickstart", w, sizeof w);
+	cr_assert_eq(react("run", SRC "/scenarios/quickstart.yaml", NULL), 0, "%s", slurp(g_err));
+	assert_contains(g_out, "summary after 20 warm-up epochs");
+	assert_contains(g_out, "improvement");
+	assert_contains(g_out, "base_GB/s");
+	cr_assert_eq(react("run", "--help", NULL), 0);
+	assert_contains(g_out, "usage: react run");
+}
+
+Test(e2e, bad_scenario_exit_2_naming_file_and_line)
+{
+	char w[4096], f[4200];
+	workdir("bad", w, sizeof w);
+	snprintf(f, sizeof f, "%s/bad.yaml", w);
+	sh("printf 'topology: {type: star, hosts: 8}\\njobs:\\n  - {name: a, ranks: 4, colour: red}\\n' > '%s'", f);
+	cr_assert_eq(react("run", f, NULL), 2);
+	assert_contains(g_err, "bad.yaml:3:");
+	assert_contains(g_err, "unknown field 'colour'");
+	cr_assert_eq(react("sweep", f, "-o", w, NULL), 2);
+	assert_contains(g_err, "bad.yaml:3:");
+	/* unknown backends: on the command line and in the file */
+	cr_assert_eq(react("run", SRC "/scenarios/quickstart.yaml", "--backend", "warp", NULL), 2);
+	assert_contains(g_err, "--backend: unknown backend 'warp'");
+	sh("printf 'backend: warp\\ntopology: {type: star, hosts: 8}\\njobs:\\n  - {name: a, ranks: 4}\\n' > '%s'", f);
+	cr_assert_eq(react("run", f, NULL), 2);
+	assert_contains(g_err, "bad.yaml:1: field 'backend'");
+	/* impossible placement */
+	sh("printf 'topology: {type: star, hosts: 8}\\njobs:\\n  - name: a\\n    ranks: 9\\n' > '%s'", f);
+	cr_assert_eq(react("run", f, NULL), 2);
+	assert_contains(g_err, "bad.yaml:4:");
+	assert_contains(g_err, "do not fit");
+}
+
+Test(e2e, sweep_resume_redoes_only_missing_runs)
+{
+	char w[4096], d[4200], a[4400], b[4400];
+	workdir("resume", w, sizeof w);
+	snprintf(d, sizeof d, "%s/out", w);
+	cr_assert_eq(react("sweep", REG, "-o", d, "--no-plot", NULL), 0, "%s", slurp(g_err));
+	assert_contains(g_out, "4 configurations x 1 jobs; 4 run now, 0 already done");
+	sh("cp '%s/runs.csv' '%s/runs1.csv' && cp '%s/runs/c0002/epochs.csv' '%s/ep2.csv'", d, w, d, w);
+	sh("cp '%s/runs/c0000/epochs.csv' '%s/ep0.csv' && touch -d '2001-01-01' '%s/runs/c0000/epochs.csv'",
+	   d, w, d);
+	sh("rm -rf '%s/runs/c0002' '%s/runs.csv'", d, d);
+	cr_assert_eq(react("sweep", REG, "-o", d, "--no-plot", NULL), 0, "%s", slurp(g_err));
+	assert_contains(g_out, "1 run now, 3 already done");
+	assert_contains(g_err, "3 of 4 configurations already done");
+	snprintf(a, sizeof a, "%s/runs1.csv", w);
+	snprintf(b, sizeof b, "%s/runs.csv", d);
+	assert_same_file(a, b);
+	snprintf(a, sizeof a, "%s/ep2.csv", w);
+	snprintf(b, sizeof b, "%s/runs/c0002/epochs.csv", d);
+	assert_same_file(a, b);
+	/* c0000 was not rewritten: its old timestamp is still there */
+	struct stat st;
+	snprintf(b, sizeof b, "%s/runs/c0000/epochs.csv", d);
+	cr_assert_eq(stat(b, &st), 0);
+	cr_assert_lt(st.st_mtime, 1000000000 + 400000000, "c0000 was redone");
+	/* an interrupted run leaves only a hidden temporary directory: not a result */
+	sh("mkdir -p '%s/runs/.tmp-c0001.999' && rm -rf '%s/runs/c0001'", d, d);
+	cr_assert_eq(react("sweep", REG, "-o", d, "--no-plot", NULL), 0, "%s", slurp(g_err));
+	assert_contains(g_out, "1 run now, 3 already done");
+	/* a changed scenario (different epochs) is not mistaken for a finished one */
+	cr_assert_eq(react("sweep", REG, "-o", d, "--no-plot", "--set", "jobs.tree.epochs=30", NULL), 0,
+	             "%s", slurp(g_err));
+	assert_contains(g_out, "4 run now, 0 already done");
+}
+
+Test(e2e, parallel_sweep_identical_to_serial)
+{
+	char w[4096], d1[4200], d2[4200], a[4400], b[4400];
+	workdir("parallel", w, sizeof w);
+	snprintf(d1, sizeof d1, "%s/j1", w);
+	snprintf(d2, sizeof d2, "%s/j2", w);
+	cr_assert_eq(react("sweep", REG, "-o", d1, "-j", "1", "--no-plot", NULL), 0, "%s", slurp(g_err));
+	cr_assert_eq(react("sweep", REG, "-o", d2, "-j", "2", "--no-plot", NULL), 0, "%s", slurp(g_err));
+	snprintf(a, sizeof a, "%s/runs.csv", d1);
+	snprintf(b, sizeof b, "%s/runs.csv", d2);
+	assert_same_file(a, b);
+	const char *files[] = {"epochs.csv", "decisions.jsonl", "summary.csv", "config.txt"};
+	for (int c = 0; c < 4; c++)
+		for (int k = 0; k < 4; k++) {
+			snprintf(a, sizeof a, "%s/runs/c%04d/%s", d1, c, files[k]);
+			snprintf(b, sizeof b, "%s/runs/c%04d/%s", d2, c, files[k]);
+			assert_same_file(a, b);
+		}
+	/* runs.csv: header, then one row per configuration and job */
+	snprintf(a, sizeof a, "%s/runs.csv", d1);
+	char *t = slurp(a);
+	int lines = 0;
+	for (char *p = t; *p; p++)
+		lines += *p == '\n';
+	cr_assert_eq(lines, 5);
+	cr_assert(!strncmp(t, "id,seed,congested_pairs,job,react,baseline_mean_gbps", 52), "%s", t);
+	free(t);
+}
+
+Test(e2e, regress_passes_and_detects_a_change)
+{
+	char w[4096], st[4200];
+	workdir("regress", w, sizeof w);
+	setenv("TMPDIR", w, 1);
+	cr_assert_eq(react("regress", SRC "/scenarios/regress", "--stored", SRC "/results/regress", NULL),
+	             0, "stdout:\n%s\nstderr:\n%s", slurp(g_out), slurp(g_err));
+	assert_contains(g_out, "regress-tree-fattree: 4 configurations, identical");
+	/* a copy of the stored results with one number changed */
+	snprintf(st, sizeof st, "%s/stored", w);
+	sh("cp -r '%s/results/regress' '%s'", SRC, st);
+	sh("sed -i '2s/,[0-9][0-9]*\\.[0-9]*,/,99.000000,/' '%s/regress-tree-fattree/runs.csv'", st);
+	cr_assert_eq(react("regress", SRC "/scenarios/regress", "--stored", st, NULL), 1);
+	assert_contains(g_out, "regress-tree-fattree: runs.csv line 2 (c0000 ");
+	assert_contains(g_out, "column baseline_mean_gbps: stored 99.000000, now");
+	assert_contains(g_out, "DIFFERENT");
+	/* missing stored results are a difference too */
+	sh("rm -rf '%s/regress-two-jobs-star'", st);
+	cr_assert_eq(react("regress", SRC "/scenarios/regress", "--stored", st, NULL), 1);
+	assert_contains(g_out, "regress-two-jobs-star: no stored results");
+}
+
+Test(e2e, compare_two_epoch_files)
+{
+	char w[4096], d[4200], a[4400], b[4400], bad[4400];
+	workdir("compare", w, sizeof w);
+	snprintf(d, sizeof d, "%s/out", w);
+	cr_assert_eq(react("run", REG, "--config", "3", "-o", d, NULL), 0, "%s", slurp(g_err));
+	assert_contains(g_out, "configuration 3 of 4: seed=2 congested_pairs=3");
+	cr_assert_eq(react("run", REG, "--config", "1", "-o", d, NULL), 0, "%s", slurp(g_err));
+	snprintf(a, sizeof a, "%s/runs/c0001/epochs.csv", d);
+	snprintf(b, sizeof b, "%s/runs/c0003/epochs.csv", d);
+	cr_assert_eq(react("compare", a, b, NULL), 0, "%s", slurp(g_err));
+	assert_contains(g_out, "A baseline/tree vs B baseline/tree");
+	assert_contains(g_out, "A react/tree vs B react/tree");
+	assert_contains(g_out, "mean_GB/s");
+	/* one file against itself: ratio 1 everywhere */
+	cr_assert_eq(react("compare", a, a, "--summary", "--mode", "react", NULL), 0);
+	assert_contains(g_out, "1.000      1.000      1.000      1.000");
+	snprintf(bad, sizeof bad, "%s/bad.csv", w);
+	sh("printf 'epoch,time_s\\n0,0.001\\n1,abc\\n' > '%s'", bad);
+	cr_assert_eq(react("compare", a, bad, NULL), 2);
+	assert_contains(g_err, "bad.csv:3:");
+	cr_assert_eq(react("run", REG, "--config", "9", NULL), 2);
+	assert_contains(g_err, "--config 9");
+}
