@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "react/generators.h"
+#include "react/pattern_io.h"
 #include "react/results.h"
 #include "react/trace.h"
 #include "results_internal.h"
@@ -491,6 +493,16 @@ react_status_t react_run_dir_make(const char *out, const react_scenario_t *s,
 		}
 		if (o && o->trace && cfg->react_on[j]) {
 			char tp[4400];
+			const react_job_cfg_t *jc = &cfg->run.jobs[j];
+			react_pattern_t *p0 = NULL;
+			snprintf(tp, sizeof tp, "%s/pattern-%s.json", tmp, jc->name);
+			st = react_pattern_generate(jc->collective, jc->algorithm, jc->nranks,
+			                            jc->message_bytes, &p0);
+			if (st == REACT_OK)
+				st = react_pattern_write_json_path(p0, tp, err, errlen);
+			react_pattern_destroy(p0);
+			if (st != REACT_OK)
+				goto fail;
 			snprintf(tp, sizeof tp, "%s/trace-%s.jsonl", tmp, cfg->run.jobs[j].name);
 			if ((st = react_trace_open(tp, &tw[j])) != REACT_OK) {
 				snprintf(err, errlen, "%s: cannot create the trace", tp);

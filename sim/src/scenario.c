@@ -800,7 +800,18 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 			for (size_t i = 0; i < sp->naxes; i++)
 				if (!strcmp(sp->axis_names[i], pv[q]->vals[0]))
 					*pi[q] = i;
-			if (*pi[q] == SIZE_MAX) {
+			/* A known field that is not swept (e.g. after --set) gives no plot. */
+			static const char *const known[] = {
+				"seed", "backend", "ecmp_ports", "mtu", "type", "hosts", "k", "file", "csv",
+				"aggs_per_tor", "path", "rate", "delay", "congested_pairs", "p", "start", "end",
+				"count", "ranks", "collective", "algorithm", "message", "epochs", "warmup",
+				"compute_gap", "react", "placement", "shared", NULL};
+			int is_known = strchr(pv[q]->vals[0], '.') != NULL;
+			for (const char *const *k = known; *k; k++)
+				is_known |= !strcmp(*k, pv[q]->vals[0]);
+			for (size_t i = 0; i < NPARAMS; i++)
+				is_known |= !strcmp(param_defs[i].key, pv[q]->vals[0]);
+			if (*pi[q] == SIZE_MAX && !is_known) {
 				char list[512] = "";
 				for (size_t i = 0; i < sp->naxes; i++) {
 					strncat(list, sp->axis_names[i], sizeof list - strlen(list) - 3);
@@ -808,7 +819,8 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 						strncat(list, ", ", sizeof list - strlen(list) - 1);
 				}
 				st = fail_at(REACT_EINVAL, err, errlen, pv[q]->src, pv[q]->line,
-				             "field '%s': expected the name of a swept field (%s), got '%s'",
+				             "field '%s': expected the name of a field to sweep (swept now: %s), "
+				             "got '%s'",
 				             pv[q]->path, sp->naxes ? list : "this scenario sweeps nothing",
 				             pv[q]->vals[0]);
 				goto fail;
