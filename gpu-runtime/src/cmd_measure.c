@@ -328,3 +328,124 @@ out:
 	react_rt_destroy(rt);
 	return rc;
 }
+
+/*
+ * react-gpu flows: per-step flow completion times of one pattern, as the
+ * tuner would see them (nccl: spans gathered at rank 0, FCT = min of the
+ * two ends).  --hang-rank R --hang-epoch E makes rank R stop taking part
+ * (a hung peer): the others must fail within --timeout seconds.
+ */
+#ifdef REACT_HAVE_MPI
+#include <mpi.h>
+#endif
+#include <unistd.h>
+
+int react_gpu_cmd_flows(int argc, char **argv)
+{
+	mopts_t o = {.transport = REACT_TRANSPORT_HOST, .nranks = 4, .bytes = 4ull << 20, .epochs = 10,
+	             .pattern = "ring"};
+	int pair = 1, hang_rank = -1, hang_epoch = -1;
+	double timeout = 60;
+	/* pull out the options only this command has */
+	char **rest = calloc((size_t)argc + 1, sizeof *rest);
+	int nrest = 0;
+	for (int i = 0; i < argc; i++) {
+		if (i > 0 && i + 1 < argc && !strcmp(argv[i], "--nccl-comms")) {
+			pair = strcmp(argv[++i], "single") != 0;
+		} else if (i > 0 && i + 1 < argc && !strcmp(argv[i], "--hang-rank")) {
+			hang_rank = atoi(argv[++i]);
+		} else if (i > 0 && i + 1 < argc && !strcmp(argv[i], "--hang-epoch")) {
+			hang_epoch = atoi(argv[++i]);
+		} else if (i > 0 && i + 1 < argc && !strcmp(argv[i], "--timeout")) {
+			timeout = atof(argv[++i]);
+		} else {
+			rest[nrest++] = argv[i];
+		}
+	}
+	int rc = parse_mopts("flows", nrest, rest, &o);
+	free(rest);
+	if (rc)
+		return rc;
+	react_rt_cfg_t cfg;
+	react_rt_cfg_default(&cfg);
+	cfg.transport = o.transport;
+	cfg.nranks = o.nranks;
+	cfg.max_bytes = o.bytes + 4096;
+	cfg.nccl_pair_comms = pair;
+	cfg.timeout_s = timeout;
+	react_rt_t *rt = NULL;
+	char err[320];
+	if (react_rt_create(&cfg, &rt, err, sizeof err) != REACT_OK) {
+		fprintf(stderr, "react-gpu flows: %s\n", err);
+		return 1;
+	}
+	int32_t n = react_rt_nranks(rt);
+	react_pattern_t *p = gen(o.pattern, n, o.bytes);
+	if (!p) {
+		react_rt_destroy(rt);
+		return 1;
+	}
+	int me = react_rt_rank0(rt), lead = react_gpu_mpi_rank() == 0;
+	size_t nf = p->nflows;
+	double *rows = calloc((size_t)n * (2 * nf + 1), sizeof *rows), *mine = calloc(2 * nf + 1, sizeof *mine);
+	double *fct = calloc(nf ? nf : 1, sizeof *fct);
+	const react_rt_times_t *t = NULL;
+	for (int e = 0; e < o.epochs && !rc; e++) {
+		if (me == hang_rank && e == hang_epoch) {
+			fprintf(stderr, "react-gpu flows: rank %d stops taking part at epoch %d (test)\n", me, e);
+			fflush(stderr);
+			for (;;)
+				pause();
+		}
+		if (react_rt_run(rt, p, &t) != REACT_OK) {
+			fprintf(stderr, "react-gpu flows: rank %d, epoch %d: %s\n", me, e, react_rt_error(rt));
+			rc = 4;
+		}
+	}
+	if (!rc) {
+		memcpy(mine, t->send_span_s, nf * sizeof *mine);
+		memcpy(mine + nf, t->recv_span_s, nf * sizeof *mine);
+		mine[2 * nf] = t->epoch_s;
+		int nrows = 1;
+#ifdef REACT_HAVE_MPI
+		if (o.transport == REACT_TRANSPORT_NCCL) {
+			MPI_Gather(mine, (int)(2 * nf + 1), MPI_DOUBLE, rows, (int)(2 * nf + 1), MPI_DOUBLE, 0,
+			           MPI_COMM_WORLD);
+			nrows = n;
+		} else
+#endif
+			memcpy(rows, mine, (2 * nf + 1) * sizeof *rows);
+		double es = 0;
+		for (size_t f = 0; f < nf; f++)
+			fct[f] = INFINITY;
+		for (int r = 0; r < nrows; r++) {
+			const double *row = rows + (size_t)r * (2 * nf + 1);
+			for (size_t f = 0; f < 2 * nf; f++)
+				if (!isnan(row[f]) && row[f] < fct[f % nf])
+					fct[f % nf] = row[f];
+			es = fmax(es, row[2 * nf]);
+		}
+		if (lead) {
+			printf("# react-gpu flows: %s, transport %s%s, %d ranks, %llu bytes; last of %d epochs: %.1f us\n",
+			       o.pattern, react_transport_name(o.transport),
+			       o.transport == REACT_TRANSPORT_NCCL ? (pair ? " (pair communicators)" : " (one communicator)") : "",
+			       n, (unsigned long long)p->message_bytes, o.epochs, es * 1e6);
+			printf("# %5s %6s %12s %12s %12s\n", "step", "flows", "min FCT(us)", "max FCT(us)", "max/min");
+			for (react_step_t s = 0; s < p->nsteps; s++) {
+				size_t b = react_pattern_step_begin(p, s), e = react_pattern_step_begin(p, s + 1);
+				double lo = INFINITY, hi = 0;
+				for (size_t f = b; f < e; f++) {
+					lo = fmin(lo, fct[f]);
+					hi = fmax(hi, fct[f]);
+				}
+				printf("  %5d %6zu %12.1f %12.1f %12.2f\n", s, e - b, lo * 1e6, hi * 1e6, hi / lo);
+			}
+		}
+	}
+	free(rows);
+	free(mine);
+	free(fct);
+	react_pattern_destroy(p);
+	react_rt_destroy(rt);
+	return rc;
+}

@@ -1,12 +1,679 @@
-/* cmd_run.c - react-gpu run SCENARIO (being written). */
+/*
+ * cmd_run.c - react-gpu run SCENARIO: one job on real transports.
+ *
+ * The scenario uses the simulators' job fields (first entry of `jobs`:
+ * name, ranks, collective, algorithm, message, epochs, warmup, react) and
+ * the top-level seed and react parameters, plus a `gpu` section:
+ *
+ *   gpu:
+ *     transport: local          # host | local | nccl
+ *     dtype: float
+ *     check: true               # compare every epoch's output
+ *     congestion:               # background traffic between rank pairs
+ *       pairs: [[3, 4]]
+ *       p: 0.5                  # host: the link keeps (1 - p) of its rate;
+ *                               # local: a copy of p x message bytes per
+ *                               # epoch beside the collective
+ *       start_epoch: 10
+ *
+ * Runs the baseline (REACT off), then REACT (if the job's `react` is
+ * true), on the same congestion, and writes OUT/epochs.csv (the
+ * simulators' columns: mode,job,epoch,start_s,time_s,algbw_gbps,
+ * pattern_hash,changed) and OUT/decisions.jsonl (the controller's log).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <yaml.h>
+
+#ifdef REACT_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+#ifdef REACT_HAVE_MPI
+#include <mpi.h>
+#endif
 
 #include "gpu_cmds.h"
+#include "react/controller.h"
+#include "react/generators.h"
+#include "react/rt.h"
+#include "react/rt_tuner.h"
+
+#define MAX_PAIRS 64
+
+typedef struct scen {
+	char name[64], job[64];
+	react_transport_t transport;
+	react_dtype_t dtype;
+	int32_t ranks;
+	react_collective_t coll;
+	react_algorithm_t algo;
+	uint64_t message;
+	int64_t epochs, warmup;
+	int react, check;
+	uint64_t seed;
+	react_params_t params;
+	int npairs;
+	int32_t pairs[MAX_PAIRS][2];
+	double p;
+	int64_t cong_start;
+} scen_t;
+
+typedef struct yctx {
+	const char *path;
+	yaml_document_t doc;
+	char *err;
+	size_t errlen;
+} yctx_t;
+
+static int yerr(yctx_t *y, const yaml_node_t *n, const char *field, const char *expected)
+{
+	snprintf(y->err, y->errlen, "%s:%zu: field '%s': expected %s", y->path,
+	         n ? n->start_mark.line + 1 : 0, field, expected);
+	return -1;
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static int get_int(yctx_t *y, const yaml_node_t *n, const char *f, int64_t lo, int64_t *out)
+{
+	const char *s = scalar(n);
+	char *end;
+	if (!s)
+		return yerr(y, n, f, "an integer");
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (*end || end == s || errno || v < lo) {
+		char w[64];
+		snprintf(w, sizeof w, "an integer >= %lld, got '%s'", (long long)lo, s);
+		return yerr(y, n, f, w);
+	}
+	*out = v;
+	return 0;
+}
+
+static int get_double(yctx_t *y, const yaml_node_t *n, const char *f, double *out)
+{
+	const char *s = scalar(n);
+	char *end;
+	if (!s)
+		return yerr(y, n, f, "a number");
+	*out = strtod(s, &end);
+	if (*end || end == s) {
+		char w[80];
+		snprintf(w, sizeof w, "a number, got '%s'", s);
+		return yerr(y, n, f, w);
+	}
+	return 0;
+}
+
+static int get_bool(yctx_t *y, const yaml_node_t *n, const char *f, int *out)
+{
+	const char *s = scalar(n);
+	if (s && (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "on")))
+		*out = 1;
+	else if (s && (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "off")))
+		*out = 0;
+	else
+		return yerr(y, n, f, "true or false");
+	return 0;
+}
+
+static int get_size(yctx_t *y, const yaml_node_t *n, const char *f, uint64_t *out)
+{
+	const char *s = scalar(n);
+	char buf[64];
+	if (!s || strlen(s) >= sizeof buf)
+		return yerr(y, n, f, "a size such as 64MB or 1GiB");
+	/* accept 64M, 64MB, 64MiB (binary units) */
+	snprintf(buf, sizeof buf, "%s", s);
+	size_t l = strlen(buf);
+	if (l > 3 && !strcmp(buf + l - 3, "iB"))
+		buf[l - 2] = 0;
+	if (react_gpu_parse_size(buf, out) || !*out) {
+		char w[96];
+		snprintf(w, sizeof w, "a size such as 64MB or 1GiB, got '%s'", s);
+		return yerr(y, n, f, w);
+	}
+	return 0;
+}
+
+#define FOR_PAIRS(map, k, v)                                                              \
+	for (yaml_node_pair_t *pr_ = (map)->data.mapping.pairs.start;                       \
+	     pr_ < (map)->data.mapping.pairs.top; pr_++)                                    \
+		for (yaml_node_t *k = yaml_document_get_node(&y->doc, pr_->key),            \
+		                 *v = yaml_document_get_node(&y->doc, pr_->value), *once_ = k; \
+		     once_; once_ = NULL)
+
+static int parse_job(yctx_t *y, yaml_node_t *m, scen_t *s)
+{
+	if (m->type != YAML_MAPPING_NODE)
+		return yerr(y, m, "jobs", "a list of mappings");
+	FOR_PAIRS(m, k, v) {
+		const char *key = scalar(k);
+		int64_t iv;
+		if (!key)
+			return yerr(y, k, "jobs", "scalar keys");
+		if (!strcmp(key, "name")) {
+			if (!scalar(v))
+				return yerr(y, v, "jobs.name", "a string");
+			snprintf(s->job, sizeof s->job, "%s", scalar(v));
+		} else if (!strcmp(key, "ranks")) {
+			if (get_int(y, v, "jobs.ranks", 2, &iv))
+				return -1;
+			s->ranks = (int32_t)iv;
+		} else if (!strcmp(key, "collective")) {
+			if (!scalar(v) || react_collective_parse(scalar(v), &s->coll) != REACT_OK)
+				return yerr(y, v, "jobs.collective", "allreduce or allgather");
+		} else if (!strcmp(key, "algorithm")) {
+			if (!scalar(v) || react_algorithm_parse(scalar(v), &s->algo) != REACT_OK)
+				return yerr(y, v, "jobs.algorithm", "tree, ring, rhd or recdbl");
+		} else if (!strcmp(key, "message")) {
+			if (get_size(y, v, "jobs.message", &s->message))
+				return -1;
+		} else if (!strcmp(key, "epochs")) {
+			if (get_int(y, v, "jobs.epochs", 1, &s->epochs))
+				return -1;
+		} else if (!strcmp(key, "warmup")) {
+			if (get_int(y, v, "jobs.warmup", 0, &s->warmup))
+				return -1;
+		} else if (!strcmp(key, "react")) {
+			if (get_bool(y, v, "jobs.react", &s->react))
+				return -1;
+		} else if (!strcmp(key, "placement") || !strcmp(key, "hosts") || !strcmp(key, "compute_gap") ||
+		           !strcmp(key, "start")) {
+			/* simulator placement fields: GPUs are the ranks here */
+		} else {
+			char w[96];
+			snprintf(w, sizeof w, "one of name, ranks, collective, algorithm, message, epochs, "
+			                      "warmup, react (got '%s')", key);
+			return yerr(y, k, "jobs", w);
+		}
+	}
+	return 0;
+}
+
+static int parse_params(yctx_t *y, yaml_node_t *m, react_params_t *p)
+{
+	if (m->type != YAML_MAPPING_NODE)
+		return yerr(y, m, "react", "a mapping of parameters");
+	FOR_PAIRS(m, k, v) {
+		const char *key = scalar(k);
+		int64_t iv;
+		double dv;
+		if (!key)
+			return yerr(y, k, "react", "scalar keys");
+		if (!strcmp(key, "B") || !strcmp(key, "batch_epochs")) {
+			if (get_int(y, v, "react.B", 1, &iv))
+				return -1;
+			p->batch_epochs = (int)iv;
+		} else if (!strcmp(key, "apply_delay") || !strcmp(key, "D")) {
+			if (get_int(y, v, "react.apply_delay", 0, &iv))
+				return -1;
+			p->apply_delay = (int)iv;
+		} else if (!strcmp(key, "trials") || !strcmp(key, "K_t")) {
+			if (get_int(y, v, "react.trials", 1, &iv))
+				return -1;
+			p->trials = (int)iv;
+		} else if (!strcmp(key, "delta1")) {
+			if (get_double(y, v, "react.delta1", &dv))
+				return -1;
+			p->delta1 = dv;
+		} else if (!strcmp(key, "delta2")) {
+			if (get_double(y, v, "react.delta2", &dv))
+				return -1;
+			p->delta2 = dv;
+		} else if (!strcmp(key, "epsilon")) {
+			if (get_double(y, v, "react.epsilon", &dv))
+				return -1;
+			p->epsilon = dv;
+		} else if (!strcmp(key, "revert_tau")) {
+			if (get_double(y, v, "react.revert_tau", &dv))
+				return -1;
+			p->revert_tau = dv;
+		} else {
+			return yerr(y, k, "react", "one of B, apply_delay, trials, delta1, delta2, epsilon, revert_tau");
+		}
+	}
+	return 0;
+}
+
+static int parse_gpu(yctx_t *y, yaml_node_t *m, scen_t *s)
+{
+	if (m->type != YAML_MAPPING_NODE)
+		return yerr(y, m, "gpu", "a mapping");
+	FOR_PAIRS(m, k, v) {
+		const char *key = scalar(k);
+		if (!key)
+			return yerr(y, k, "gpu", "scalar keys");
+		if (!strcmp(key, "transport")) {
+			if (!scalar(v) || react_transport_parse(scalar(v), &s->transport) != REACT_OK)
+				return yerr(y, v, "gpu.transport", "host, local or nccl");
+		} else if (!strcmp(key, "dtype")) {
+			if (!scalar(v) || react_dtype_parse(scalar(v), &s->dtype) != REACT_OK)
+				return yerr(y, v, "gpu.dtype", "float, half or bfloat16");
+		} else if (!strcmp(key, "check")) {
+			if (get_bool(y, v, "gpu.check", &s->check))
+				return -1;
+		} else if (!strcmp(key, "congestion")) {
+			if (v->type != YAML_MAPPING_NODE)
+				return yerr(y, v, "gpu.congestion", "a mapping with pairs, p, start_epoch");
+			FOR_PAIRS(v, k2, v2) {
+				const char *k2s = scalar(k2);
+				if (k2s && !strcmp(k2s, "p")) {
+					if (get_double(y, v2, "gpu.congestion.p", &s->p))
+						return -1;
+					if (!(s->p >= 0 && s->p < 1))
+						return yerr(y, v2, "gpu.congestion.p", "a fraction in [0, 1)");
+				} else if (k2s && !strcmp(k2s, "start_epoch")) {
+					if (get_int(y, v2, "gpu.congestion.start_epoch", 0, &s->cong_start))
+						return -1;
+				} else if (k2s && !strcmp(k2s, "pairs")) {
+					if (v2->type != YAML_SEQUENCE_NODE)
+						return yerr(y, v2, "gpu.congestion.pairs", "a list of [src, dst] pairs");
+					for (yaml_node_item_t *it = v2->data.sequence.items.start;
+					     it < v2->data.sequence.items.top; it++) {
+						yaml_node_t *pn = yaml_document_get_node(&y->doc, *it);
+						if (pn->type != YAML_SEQUENCE_NODE ||
+						    pn->data.sequence.items.top - pn->data.sequence.items.start != 2 ||
+						    s->npairs == MAX_PAIRS)
+							return yerr(y, pn, "gpu.congestion.pairs", "[src, dst] (at most 64 pairs)");
+						int64_t a, b;
+						if (get_int(y, yaml_document_get_node(&y->doc, pn->data.sequence.items.start[0]),
+						            "gpu.congestion.pairs", 0, &a) ||
+						    get_int(y, yaml_document_get_node(&y->doc, pn->data.sequence.items.start[1]),
+						            "gpu.congestion.pairs", 0, &b))
+							return -1;
+						s->pairs[s->npairs][0] = (int32_t)a;
+						s->pairs[s->npairs][1] = (int32_t)b;
+						s->npairs++;
+					}
+				} else {
+					return yerr(y, k2, "gpu.congestion", "one of pairs, p, start_epoch");
+				}
+			}
+		} else {
+			return yerr(y, k, "gpu", "one of transport, dtype, check, congestion");
+		}
+	}
+	return 0;
+}
+
+static int load_scenario(const char *path, scen_t *s, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	yaml_parser_t parser;
+	yctx_t yy = {.path = path, .err = err, .errlen = errlen}, *y = &yy;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, f);
+	int rc = 0;
+	if (!yaml_parser_load(&parser, &y->doc)) {
+		snprintf(err, errlen, "%s:%zu: %s", path, parser.problem_mark.line + 1,
+		         parser.problem ? parser.problem : "malformed YAML");
+		yaml_parser_delete(&parser);
+		fclose(f);
+		return -1;
+	}
+	yaml_node_t *root = yaml_document_get_root_node(&y->doc);
+	int have_job = 0;
+	if (!root || root->type != YAML_MAPPING_NODE) {
+		rc = yerr(y, root, "(top level)", "a mapping");
+		goto out;
+	}
+	{
+		FOR_PAIRS(root, k, v) {
+			const char *key = scalar(k);
+			int64_t iv;
+			if (!key) {
+				rc = yerr(y, k, "(top level)", "scalar keys");
+				goto out;
+			}
+			if (!strcmp(key, "name")) {
+				snprintf(s->name, sizeof s->name, "%s", scalar(v) ? scalar(v) : "");
+			} else if (!strcmp(key, "seed")) {
+				if ((rc = get_int(y, v, "seed", 0, &iv)))
+					goto out;
+				s->seed = (uint64_t)iv;
+			} else if (!strcmp(key, "jobs")) {
+				if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top == v->data.sequence.items.start) {
+					rc = yerr(y, v, "jobs", "a list with one job");
+					goto out;
+				}
+				if (v->data.sequence.items.top - v->data.sequence.items.start > 1) {
+					rc = yerr(y, v, "jobs", "one job (the GPU runtime runs one job at a time)");
+					goto out;
+				}
+				if ((rc = parse_job(y, yaml_document_get_node(&y->doc, v->data.sequence.items.start[0]), s)))
+					goto out;
+				have_job = 1;
+			} else if (!strcmp(key, "react")) {
+				if ((rc = parse_params(y, v, &s->params)))
+					goto out;
+			} else if (!strcmp(key, "gpu")) {
+				if ((rc = parse_gpu(y, v, s)))
+					goto out;
+			} else if (!strcmp(key, "backend") || !strcmp(key, "topology") || !strcmp(key, "congestion") ||
+			           !strcmp(key, "tolerance") || !strcmp(key, "description")) {
+				/* simulator fields: not used on GPUs */
+			} else {
+				rc = yerr(y, k, key, "a known top-level field (name, seed, jobs, react, gpu)");
+				goto out;
+			}
+		}
+	}
+	if (!have_job)
+		rc = yerr(y, root, "jobs", "a list with one job");
+out:
+	yaml_document_delete(&y->doc);
+	yaml_parser_delete(&parser);
+	fclose(f);
+	return rc;
+}
+
+typedef struct epoch_row {
+	int64_t epoch;
+	double start_s, time_s;
+	uint64_t hash;
+	int changed;
+} epoch_row_t;
+
+#ifdef REACT_HAVE_CUDA
+typedef struct bg {
+	int n;
+	cudaStream_t s[MAX_PAIRS];
+	void *buf[MAX_PAIRS][2];
+	size_t bytes;
+} bg_t;
+#endif
+
+/* One run: REACT on or off.  rows: epochs entries. */
+static int run_job(const scen_t *sc, int react_on, FILE *log, epoch_row_t *rows, uint64_t *wrong_total,
+                   react_rt_tuner_stats_t *ts)
+{
+	int rc = 1;
+	char err[320];
+	react_rt_cfg_t cfg;
+	react_rt_cfg_default(&cfg);
+	cfg.transport = sc->transport;
+	cfg.nranks = sc->ranks;
+	cfg.dtype = sc->dtype;
+	cfg.max_bytes = sc->message;
+	react_rt_t *rt = NULL;
+	react_pattern_t *p0 = NULL;
+	react_rt_tuner_t *tu = NULL;
+#ifdef REACT_HAVE_CUDA
+	bg_t bg = {0};
+#endif
+	if (react_rt_create(&cfg, &rt, err, sizeof err) != REACT_OK) {
+		fprintf(stderr, "react-gpu run: %s\n", err);
+		return 1;
+	}
+	int32_t n = react_rt_nranks(rt);
+	react_status_t st = react_pattern_generate(sc->coll, sc->algo, n, sc->message, &p0);
+	if (st != REACT_OK) {
+		fprintf(stderr, "react-gpu run: no %s %s pattern for %d ranks and %llu bytes: %s\n",
+		        react_algorithm_name(sc->algo), react_collective_name(sc->coll), n,
+		        (unsigned long long)sc->message, react_status_str(st));
+		goto out;
+	}
+	for (int i = 0; i < sc->npairs; i++)
+		if (sc->pairs[i][0] >= n || sc->pairs[i][1] >= n || sc->pairs[i][0] == sc->pairs[i][1]) {
+			fprintf(stderr, "react-gpu run: gpu.congestion.pairs: [%d, %d] is not a pair of distinct "
+			                "ranks below %d\n", sc->pairs[i][0], sc->pairs[i][1], n);
+			goto out;
+		}
+	if (sc->npairs && sc->transport == REACT_TRANSPORT_NCCL) {
+		fprintf(stderr, "react-gpu run: gpu.congestion on the nccl transport is not implemented "
+		                "(it needs background communicators between the pairs)\n");
+		goto out;
+	}
+#ifdef REACT_HAVE_CUDA
+	if (sc->npairs && sc->transport == REACT_TRANSPORT_LOCAL) {
+		bg.n = sc->npairs;
+		bg.bytes = (size_t)(sc->p * (double)sc->message) / 16 * 16;
+		for (int i = 0; i < bg.n; i++)
+			if (cudaStreamCreateWithFlags(&bg.s[i], cudaStreamNonBlocking) != cudaSuccess ||
+			    cudaMalloc(&bg.buf[i][0], bg.bytes + 16) != cudaSuccess ||
+			    cudaMalloc(&bg.buf[i][1], bg.bytes + 16) != cudaSuccess) {
+				fprintf(stderr, "react-gpu run: cannot allocate the background traffic\n");
+				goto out;
+			}
+	}
+#endif
+	if (react_on) {
+		react_params_t prm = sc->params;
+		if (react_rt_tuner_create(p0, &prm, sc->transport == REACT_TRANSPORT_NCCL, log, &tu, err,
+		                          sizeof err) != REACT_OK) {
+			fprintf(stderr, "react-gpu run: %s\n", err);
+			goto out;
+		}
+	}
+	double clock = 0;
+	uint64_t prev = 0;
+	for (int64_t e = 0; e < sc->epochs; e++) {
+		if (e == sc->cong_start && sc->transport == REACT_TRANSPORT_HOST)
+			for (int i = 0; i < sc->npairs; i++)
+				if (react_rt_set_link(rt, sc->pairs[i][0], sc->pairs[i][1], cfg.host_latency_s,
+				                      cfg.host_bw_Bps * (1 - sc->p)) != REACT_OK) {
+					fprintf(stderr, "react-gpu run: %s\n", react_rt_error(rt));
+					goto out;
+				}
+		const react_pattern_t *p = tu ? react_rt_tuner_pattern_for(tu, e) : p0;
+		if (!p) {
+			fprintf(stderr, "react-gpu run: %s\n", react_rt_tuner_error(tu));
+			goto out;
+		}
+		if (sc->check && react_rt_fill(rt, p) != REACT_OK) {
+			fprintf(stderr, "react-gpu run: %s\n", react_rt_error(rt));
+			goto out;
+		}
+#ifdef REACT_HAVE_CUDA
+		if (e >= sc->cong_start)
+			for (int i = 0; i < bg.n; i++)
+				cudaMemcpyAsync(bg.buf[i][1], bg.buf[i][0], bg.bytes, cudaMemcpyDeviceToDevice, bg.s[i]);
+#endif
+		const react_rt_times_t *t = NULL;
+		if (react_rt_run(rt, p, &t) != REACT_OK) {
+			fprintf(stderr, "react-gpu run: epoch %lld: %s\n", (long long)e, react_rt_error(rt));
+			goto out;
+		}
+#ifdef REACT_HAVE_CUDA
+		for (int i = 0; i < bg.n; i++)
+			cudaStreamSynchronize(bg.s[i]);
+#endif
+		if (sc->check) {
+			uint64_t w = 0;
+			if (react_rt_check(rt, p, &w) != REACT_OK) {
+				fprintf(stderr, "react-gpu run: %s\n", react_rt_error(rt));
+				goto out;
+			}
+			*wrong_total += w;
+		}
+		double es = t->epoch_s;
+#ifdef REACT_HAVE_MPI
+		if (sc->transport == REACT_TRANSPORT_NCCL && !tu) {
+			double mx = es;
+			MPI_Allreduce(&es, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+			es = mx;
+		}
+#endif
+		uint64_t h = react_pattern_hash(p);
+		rows[e] = (epoch_row_t){e, clock, es, h, e > 0 && h != prev};
+		prev = h;
+		clock += es;
+		if (tu && react_rt_tuner_report(tu, e, t->send_span_s, t->recv_span_s, t->nflows, t->epoch_s) !=
+		              REACT_OK) {
+			fprintf(stderr, "react-gpu run: %s\n", react_rt_tuner_error(tu));
+			goto out;
+		}
+	}
+	if (tu)
+		react_rt_tuner_stats(tu, ts);
+	rc = 0;
+out:
+	react_rt_tuner_destroy(tu);
+#ifdef REACT_HAVE_CUDA
+	for (int i = 0; i < bg.n; i++) {
+		cudaStreamDestroy(bg.s[i]);
+		cudaFree(bg.buf[i][0]);
+		cudaFree(bg.buf[i][1]);
+	}
+#endif
+	react_pattern_destroy(p0);
+	react_rt_destroy(rt);
+	return rc;
+}
+
+static void summary(const epoch_row_t *r, int64_t n, int64_t warm, uint64_t bytes, double *mean,
+                    double *p95)
+{
+	int64_t m = n - warm;
+	double *v = malloc((size_t)(m > 0 ? m : 1) * sizeof *v);
+	*mean = *p95 = 0;
+	if (!v || m <= 0) {
+		free(v);
+		return;
+	}
+	double s = 0;
+	for (int64_t i = 0; i < m; i++) {
+		v[i] = r[warm + i].time_s;
+		s += (double)bytes / v[i] / 1e9;
+	}
+	*mean = s / (double)m;
+	for (int64_t i = 1; i < m; i++) /* insertion sort: m is small */
+		for (int64_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double x = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = x;
+		}
+	double pos = 0.95 * (double)(m - 1);
+	int64_t lo = (int64_t)pos;
+	double q = lo + 1 < m ? v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]) : v[lo];
+	*p95 = (double)bytes / q / 1e9;
+	free(v);
+}
 
 int react_gpu_cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "react-gpu run: not available in this build yet\n");
-	return 1;
+	const char *path = NULL, *out = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--out") && i + 1 < argc)
+			out = argv[++i];
+		else if (!strcmp(argv[i], "--transport") && i + 1 < argc)
+			i++; /* read by main for MPI; the scenario's gpu.transport must agree */
+		else if (argv[i][0] != '-' && !path)
+			path = argv[i];
+		else {
+			fprintf(stderr, "react-gpu run: unexpected argument '%s' (react-gpu run SCENARIO.yaml "
+			                "[--out DIR])\n", argv[i]);
+			return 2;
+		}
+	}
+	if (!path) {
+		fprintf(stderr, "react-gpu run: missing SCENARIO.yaml\n");
+		return 2;
+	}
+	scen_t sc;
+	memset(&sc, 0, sizeof sc);
+	snprintf(sc.job, sizeof sc.job, "job0");
+	sc.transport = REACT_TRANSPORT_HOST;
+	sc.ranks = 8;
+	sc.coll = REACT_COLL_ALLREDUCE;
+	sc.algo = REACT_ALGO_RING;
+	sc.message = 1 << 20;
+	sc.epochs = 60;
+	sc.react = 1;
+	sc.seed = 1;
+	react_params_default(&sc.params);
+	char err[512];
+	if (load_scenario(path, &sc, err, sizeof err)) {
+		fprintf(stderr, "react-gpu run: %s\n", err);
+		return 2;
+	}
+	sc.params.seed = sc.seed;
+	char why[256];
+	if (react_params_validate(&sc.params, why, sizeof why) != REACT_OK) {
+		fprintf(stderr, "react-gpu run: %s: react: %s\n", path, why);
+		return 2;
+	}
+	if (sc.warmup >= sc.epochs) {
+		fprintf(stderr, "react-gpu run: %s: jobs.warmup (%lld) must be below jobs.epochs (%lld)\n", path,
+		        (long long)sc.warmup, (long long)sc.epochs);
+		return 2;
+	}
+	int lead = react_gpu_mpi_rank() == 0;
+	FILE *log = NULL, *csv = NULL;
+	char fn[4096];
+	if (out && lead) {
+		mkdir(out, 0777);
+		snprintf(fn, sizeof fn, "%s/decisions.jsonl", out);
+		log = fopen(fn, "w");
+		snprintf(fn, sizeof fn, "%s/epochs.csv", out);
+		csv = fopen(fn, "w");
+		if (!log || !csv) {
+			fprintf(stderr, "react-gpu run: cannot write into %s: %s\n", out, strerror(errno));
+			if (log)
+				fclose(log);
+			if (csv)
+				fclose(csv);
+			return 1;
+		}
+		fprintf(csv, "mode,job,epoch,start_s,time_s,algbw_gbps,pattern_hash,changed\n");
+	}
+	epoch_row_t *rows[2] = {calloc((size_t)sc.epochs, sizeof(epoch_row_t)),
+	                        calloc((size_t)sc.epochs, sizeof(epoch_row_t))};
+	int rc = 0;
+	uint64_t wrong[2] = {0, 0};
+	react_rt_tuner_stats_t ts = {0};
+	int modes = sc.react ? 2 : 1;
+	for (int m = 0; m < modes && !rc; m++)
+		rc = run_job(&sc, m, m ? log : NULL, rows[m], &wrong[m], &ts);
+	if (!rc && lead) {
+		if (csv)
+			for (int m = 0; m < modes; m++)
+				for (int64_t e = 0; e < sc.epochs; e++) {
+					const epoch_row_t *r = &rows[m][e];
+					fprintf(csv, "%s,%s,%" PRId64 ",%.17g,%.17g,%.6f,%016" PRIx64 ",%d\n",
+					        m ? "react" : "baseline", sc.job, r->epoch, r->start_s, r->time_s,
+					        (double)sc.message / r->time_s / 1e9, r->hash, r->changed);
+				}
+		printf("# react-gpu run %s: %s %s, %d ranks, %llu bytes, %lld epochs (warm-up %lld), "
+		       "transport %s\n", sc.name[0] ? sc.name : path, react_algorithm_name(sc.algo),
+		       react_collective_name(sc.coll), sc.ranks, (unsigned long long)sc.message,
+		       (long long)sc.epochs, (long long)sc.warmup, react_transport_name(sc.transport));
+		printf("# %-9s %14s %14s %8s %8s\n", "mode", "mean(GB/s)", "p95(GB/s)", "changes", "wrong");
+		for (int m = 0; m < modes; m++) {
+			double mean, p95;
+			summary(rows[m], sc.epochs, sc.warmup, sc.message, &mean, &p95);
+			int64_t ch = 0;
+			for (int64_t e = 0; e < sc.epochs; e++)
+				ch += rows[m][e].changed;
+			printf("  %-9s %14.3f %14.3f %8lld %8llu\n", m ? "react" : "baseline", mean, p95,
+			       (long long)ch, (unsigned long long)wrong[m]);
+		}
+		if (modes == 2)
+			printf("# tuner: %lld decisions (%lld reverts), job waited %.3f ms for it, controller "
+			       "time %.3f ms\n", (long long)ts.decisions, (long long)ts.reverts, ts.waited_s * 1e3,
+			       ts.observe_s * 1e3);
+	}
+	if (log)
+		fclose(log);
+	if (csv)
+		fclose(csv);
+	free(rows[0]);
+	free(rows[1]);
+	if (!rc && (wrong[0] || wrong[1]))
+		rc = 3;
+	return rc;
 }

@@ -11,6 +11,7 @@ int react_gpu_cmd_run(int argc, char **argv);
 int react_gpu_cmd_kernels(int argc, char **argv);
 int react_gpu_cmd_overhead(int argc, char **argv);
 int react_gpu_cmd_switch(int argc, char **argv);
+int react_gpu_cmd_flows(int argc, char **argv);
 
 double react_gpu_now(void);
 /* "8", "64K", "1M", "1G" (binary units, optional trailing B); -1 when malformed */

@@ -8,6 +8,7 @@
  *   react-gpu kernels  reduction kernel bandwidth against device copies
  *   react-gpu overhead per-flow timing cost (timed against untimed epochs)
  *   react-gpu switch   what a pattern switch costs
+ *   react-gpu flows    per-step flow completion times (and a hung-peer test)
  */
 #include <math.h>
 #include <stdio.h>
@@ -93,7 +94,9 @@ static void usage(FILE *f)
 	        "  run       run a scenario file: react-gpu run SCENARIO.yaml [--out DIR]\n"
 	        "  kernels   reduction kernels against device copies (--bytes 1G)\n"
 	        "  overhead  per-flow timing cost, timed vs untimed epochs (local transport)\n"
-	        "  switch    cost of a pattern switch (local or host transport)\n");
+	        "  switch    cost of a pattern switch (local or host transport)\n"
+	        "  flows     per-step flow completion times of one pattern (--nccl-comms pair|single;\n"
+	        "            --hang-rank R --hang-epoch E --timeout S: a hung peer must end the job)\n");
 }
 
 int main(int argc, char **argv)
@@ -137,6 +140,8 @@ int main(int argc, char **argv)
 		rc = react_gpu_cmd_overhead(argc - 1, argv + 1);
 	else if (!strcmp(cmd, "switch"))
 		rc = react_gpu_cmd_switch(argc - 1, argv + 1);
+	else if (!strcmp(cmd, "flows"))
+		rc = react_gpu_cmd_flows(argc - 1, argv + 1);
 	else {
 		fprintf(stderr, "react-gpu: unknown command '%s'\n", cmd);
 		usage(stderr);

@@ -389,7 +389,8 @@ react_status_t react_rt_tuner_report(react_rt_tuner_t *t, int64_t epoch, const d
 	}
 	if (t->qn == t->qcap) {
 		/* compact what was consumed, then grow */
-		memmove(t->q, t->q + t->qhead, (t->qn - t->qhead) * sizeof *t->q);
+		if (t->qhead)
+			memmove(t->q, t->q + t->qhead, (t->qn - t->qhead) * sizeof *t->q);
 		t->qn -= t->qhead;
 		t->qhead = 0;
 		if (t->qn == t->qcap) {
