@@ -1,0 +1,175 @@
+/*
+ * bench-controller: the cost of one controller decision and of the
+ * position-equivalent precomputation.
+ *
+ *   decision:   tree AllReduce, N = 8, 64, 512, B = 6, one receiver's
+ *               downlink at half rate (steady congestion): detection,
+ *               B + 1 critical paths, up to K_t = 15 checked and estimated
+ *               swaps.  Reference in the same run: one semantic check of
+ *               the same pattern.  Target: N = 512 under 50 ms.
+ *   precompute: react_equiv_fast vs react_equiv_brute on tree AllReduce,
+ *               N = 8 .. 1024; brute force only where the previous size
+ *               predicts under a minute.  Target: fast at N = 1024 under 1 s.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "react/check.h"
+#include "react/decide.h"
+#include "react/detect.h"
+#include "react/equiv.h"
+#include "react/generators.h"
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int bench_decision(int32_t N, double *out_s)
+{
+	react_pattern_t *p = NULL;
+	react_history_t *h = NULL;
+	react_equiv_t *eq = NULL;
+	react_checker_t *ck = NULL;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double *fct, t0, tdec, tcheck;
+	react_cong_t *cong;
+	size_t ncong = 0;
+	const int B = 6, reps = N >= 512 ? 5 : 20;
+	react_rank_t slow = N / 2 + 1;
+	react_decide_out_t out;
+
+	gsl_rng_set(rng, 1);
+	if (react_gen_tree_allreduce(N, 64u << 20, &p) != REACT_OK)
+		return 1;
+	fct = malloc((size_t)B * p->nflows * sizeof *fct);
+	cong = malloc(p->nflows * sizeof *cong);
+	react_history_create(N, 60, &h);
+	for (int e = 0; e < B; e++) {
+		for (size_t f = 0; f < p->nflows; f++) {
+			double m = p->flows[f].dst == slow ? 2.0 : 1.0;
+			m *= 1.0 + 0.02 * gsl_rng_uniform(rng);
+			fct[(size_t)e * p->nflows + f] =
+			    4e-6 + (double)p->flows[f].bytes * 8.0 / 100e9 * react_pattern_flow_degree(p, f) * m;
+		}
+		react_history_add(h, p, fct + (size_t)e * p->nflows);
+	}
+	react_equiv_fast(p, &eq);
+	react_checker_create(N, p->nchunks, &ck);
+	t0 = now();
+	for (int r = 0; r < reps; r++)
+		react_checker_run(ck, p, NULL);
+	tcheck = (now() - t0) / reps;
+	t0 = now();
+	for (int r = 0; r < reps; r++) {
+		react_decide_in_t in = {0};
+		react_detect(p, fct, B, 0.2, 0.15, cong, &ncong);
+		in.g0 = p;
+		in.fct = fct;
+		in.B = B;
+		in.cong = cong;
+		in.equiv = eq;
+		in.trials = 15;
+		in.max_accepted = 4;
+		in.epsilon = 0.05;
+		in.history = h;
+		in.rng = rng;
+		if (react_decide(&in, &out) != REACT_OK)
+			return 1;
+		if (r == 0)
+			printf("  N=%-5d flows=%-6zu congested=%-4zu candidates=%-3zu changed=%s\n", N, p->nflows, ncong,
+			       out.ncands, out.g1 ? "yes" : "no");
+		react_pattern_destroy(out.g1);
+		free(out.cands);
+	}
+	tdec = (now() - t0) / reps;
+	printf("  N=%-5d decision %10.3f ms   one check %8.3f ms   ratio %6.1f checks\n", N, 1e3 * tdec,
+	       1e3 * tcheck, tdec / tcheck);
+	*out_s = tdec;
+	react_checker_destroy(ck);
+	react_equiv_destroy(eq);
+	react_history_destroy(h);
+	react_pattern_destroy(p);
+	free(fct);
+	free(cong);
+	gsl_rng_free(rng);
+	return 0;
+}
+
+int main(void)
+{
+	double t512 = INFINITY, t1024 = INFINITY, prev_brute = 0, prev_fast = 0;
+	int32_t prevN = 0, prevNf = 0;
+	int fail = 0;
+
+	printf("bench-controller: one decision (tree AllReduce, B = 6, steady congestion)\n");
+	{
+		const int32_t Ns[] = {8, 64, 512};
+		for (int i = 0; i < 3; i++) {
+			double t;
+			if (bench_decision(Ns[i], &t))
+				return 2;
+			if (Ns[i] == 512)
+				t512 = t;
+		}
+	}
+	printf("\nposition-equivalent precomputation (tree AllReduce)\n");
+	printf("  %6s %12s %12s %9s %s\n", "N", "fast [s]", "brute [s]", "speed-up", "same sets");
+	for (int32_t N = 8; N <= 1024; N *= 2) {
+		react_pattern_t *p;
+		react_equiv_t *f = NULL, *b = NULL;
+		double t0, tf, tb = NAN;
+		int same = -1;
+		if (react_gen_tree_allreduce(N, 64u << 20, &p) != REACT_OK)
+			return 2;
+		/* the fast algorithm grows about as fast as brute force on trees
+		 * (see docs/controller.md): skipped when predicted over 120 s */
+		if (prevNf && prev_fast * pow((double)N / prevNf, 3.2) > 120.0) {
+			printf("  %6d %12s %12s %9s %s   (predicted %.0f s: not run)\n", N, "-", "-", "-", "-",
+			       prev_fast * pow((double)N / prevNf, 3.2));
+			react_pattern_destroy(p);
+			continue;
+		}
+		t0 = now();
+		if (react_equiv_fast(p, &f) != REACT_OK)
+			return 2;
+		tf = now() - t0;
+		prev_fast = tf;
+		prevNf = N;
+		/* brute force grows about as N^3 log N: run it when predicted < 60 s */
+		if (prevN == 0 || prev_brute * pow((double)N / prevN, 3.2) < 60.0) {
+			t0 = now();
+			if (react_equiv_brute(p, &b) != REACT_OK)
+				return 2;
+			tb = now() - t0;
+			same = react_equiv_same(f, b);
+			prev_brute = tb;
+			prevN = N;
+			if (!same)
+				fail = 1;
+		}
+		if (same >= 0)
+			printf("  %6d %12.4f %12.4f %8.1fx %s\n", N, tf, tb, tb / tf, same ? "yes" : "NO");
+		else
+			printf("  %6d %12.4f %12s %9s %s\n", N, tf, "(> 60 s)", "-", "-");
+		if (N == 1024)
+			t1024 = tf;
+		react_equiv_destroy(f);
+		react_equiv_destroy(b);
+		react_pattern_destroy(p);
+	}
+	printf("\ntargets\n");
+	printf("  decision at N=512 < 50 ms:     %8.3f ms  %s\n", 1e3 * t512, t512 < 0.05 ? "PASS" : "FAIL");
+	if (isfinite(t1024))
+		printf("  precompute at N=1024 < 1 s:    %8.3f s   %s\n", t1024, t1024 < 1.0 ? "PASS" : "FAIL");
+	else
+		printf("  precompute at N=1024 < 1 s:    not run   FAIL\n");
+	printf("  fast sets identical to brute:            %s\n", fail ? "FAIL" : "PASS");
+	return fail;
+}
