@@ -52,6 +52,8 @@ typedef struct react_params {
 	double revert_tau;   /* tau_r: required observed improvement, else revert (0.05) */
 	int apply_delay;     /* D: epochs between decision and use (5) */
 	uint64_t seed;       /* every random choice derives from it */
+	int equiv_max_ranks; /* position-equivalent sets are computed only up to this
+	                      * many ranks (256; their cost grows ~N^3, see docs) */
 } react_params_t;
 
 /* Fill with the paper's defaults. */

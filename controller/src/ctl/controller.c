@@ -303,7 +303,8 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			if (c->equiv_of != c->base) {
 				react_equiv_destroy(c->equiv);
 				c->equiv = NULL;
-				st = react_equiv_fast(c->base, &c->equiv);
+				st = c->base->nranks <= c->p.equiv_max_ranks ? react_equiv_fast(c->base, &c->equiv)
+				                                              : REACT_EUNSUPPORTED;
 				if (st == REACT_EUNSUPPORTED)
 					st = REACT_OK; /* too large: no position swaps */
 				if (st != REACT_OK)

@@ -55,6 +55,10 @@ static const pdesc_t params_table[] = {
 	{"apply_delay", "D", "epochs", P_INT, OFF(apply_delay), 5, 0, 1000000,
 	 "epochs between a decision and the first epoch that uses it"},
 	{"seed", "-", "-", P_U64, OFF(seed), 1, 0, 0, "seed of every random choice"},
+	/* 256: the precomputation takes ~7 s at 256 ranks and ~50 s at 512 on a
+	 * tree (results/bench/controller.txt); above, no position swaps */
+	{"equiv_max_ranks", "-", "ranks", P_INT, OFF(equiv_max_ranks), 256, 0, 1000000,
+	 "position-equivalent sets only for patterns up to this many ranks"},
 };
 #define NPARAMS (sizeof params_table / sizeof params_table[0])
 
