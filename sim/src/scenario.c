@@ -775,7 +775,12 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 			goto fail;
 		}
 		for (size_t i = 0; i < sp->naxes; i++) {
+			/* runs.csv has its own columns of these names */
+			static const char *const reserved[] = {"id", "job", "react", "pattern_changes",
+			                                       "decisions", "reverts", "batches", NULL};
 			int clash = 0;
+			for (const char *const *r = reserved; *r; r++)
+				clash |= !strcmp(*r, sp->axes[i]->key);
 			for (size_t k = 0; k < sp->naxes; k++)
 				if (k != i && !strcmp(sp->axes[k]->key, sp->axes[i]->key))
 					clash = 1;

@@ -448,3 +448,21 @@ Test(driver, epoch_summary_percentile)
 	cr_assert_float_eq(react_improvement_pct(2.0, 3.0), 50.0, 1e-12);
 	cr_assert_float_eq(react_improvement_pct(0.0, 3.0), 0.0, 1e-12);
 }
+
+Test(scenario, axis_names_do_not_clash_with_result_columns)
+{
+	react_scenario_t *s = parse_ok(BASE "jobs:\n  - {name: a, ranks: 4, message: [1MB, 2MB]}\n"
+	                               "  - {name: b, ranks: 4, message: [1MB, 3MB], react: [false, true]}\n");
+	cr_assert_eq(react_scenario_nconfigs(s), 8);
+	cr_assert_str_eq(react_scenario_axis_name(s, 0), "a.message");
+	cr_assert_str_eq(react_scenario_axis_name(s, 1), "b.message");
+	cr_assert_str_eq(react_scenario_axis_name(s, 2), "b.react");
+	react_config_t *c = NULL;
+	char err[256];
+	cr_assert_eq(react_scenario_config(s, 5, &c, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_str_eq(c->key, "a.message=2MB b.message=1MB b.react=true");
+	cr_assert_eq(c->react_on[0], 1);
+	cr_assert_eq(c->react_on[1], 1);
+	react_config_destroy(c);
+	react_scenario_destroy(s);
+}

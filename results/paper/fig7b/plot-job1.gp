@@ -1,7 +1,7 @@
 set terminal pngcairo size 900,560 font ',11'
 set output 'results/paper/fig7b/plot-job1.png'
 set title 'fig7b: job job1, REACT vs baseline' noenhanced
-set xlabel 'react' noenhanced
+set xlabel 'job2.react' noenhanced
 set ylabel 'improvement of mean algorithm bandwidth (%)'
 set grid ytics
 set key top left noenhanced
