@@ -190,6 +190,40 @@ Test(loop, ring_global_swap_fixes_erratic_pair)
 	react_pattern_destroy(g);
 }
 
+Test(loop, recdbl_erratic_pair_is_avoided)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n = {0};
+	int nrev, nchg, pair_left = 0;
+	react_ctl_t *c;
+	const react_pattern_t *fin;
+	react_params_default(&prm);
+	cr_assert_eq(react_gen_recdbl_allgather(8, 8 << 20, &g), REACT_OK);
+	n.N = 8;
+	n.slow = malloc(64 * sizeof *n.slow);
+	for (int i = 0; i < 64; i++)
+		n.slow[i] = 1.0;
+	/* spine congestion on the path 0 -> 4 (recursive doubling's last,
+	 * largest step for rank 0), some epochs */
+	n.slow[0 * 8 + 4] = 4.0;
+	n.erratic = 1;
+	for (size_t f = 0; f < g->nflows; f++)
+		pair_left += g->flows[f].src == 0 && g->flows[f].dst == 4 && g->flows[f].step == g->nsteps - 1;
+	cr_assert_eq(pair_left, 1, "the generator's last step should send 0 -> 4");
+	pair_left = 0;
+	c = drive(g, &prm, &n, 150, NULL, &nrev, &nchg);
+	fin = react_ctl_pattern_for(c, 150);
+	for (size_t f = 0; f < fin->nflows; f++)
+		pair_left += fin->flows[f].src == 0 && fin->flows[f].dst == 4 &&
+		             fin->flows[f].step == fin->nsteps - 1;
+	cr_assert_gt(nchg, 0);
+	cr_assert_eq(pair_left, 0, "the congested pair 0->4 still carries the largest step");
+	react_ctl_destroy(c);
+	free(n.slow);
+	react_pattern_destroy(g);
+}
+
 Test(loop, ring_server_tor_congestion_keeps_nothing)
 {
 	react_pattern_t *g;
