@@ -230,11 +230,19 @@ fail:
 	return st;
 }
 
+/* local: both ends live here, and the receive itself waits for the sender,
+ * so one pair of events on the receiver, started after that wait (in
+ * l_recv), times the transfer exactly; the send side records nothing.
+ * nccl: both ends, around the group (see executor.c). */
 static react_status_t c_tstart(react_xport_t *xp, int32_t lr, int32_t lane, size_t flow, int send)
 {
 	cxp_t *c = (cxp_t *)xp;
 	react_status_t st = REACT_OK;
 	send = send ? 1 : 0;
+	if (!c->nccl) {
+		c->flows[flow].timed_used[0] = !send ? 2 : c->flows[flow].timed_used[0];
+		return REACT_OK;
+	}
 	c->flows[flow].timed_used[send] = 1;
 	CU(cudaEventRecord(c->flows[flow].t0[send], c->ranks[lr].lanes[lane]));
 fail:
@@ -245,6 +253,8 @@ static react_status_t c_tend(react_xport_t *xp, int32_t lr, int32_t lane, size_t
 {
 	cxp_t *c = (cxp_t *)xp;
 	react_status_t st = REACT_OK;
+	if (!c->nccl && send)
+		return REACT_OK;
 	CU(cudaEventRecord(c->flows[flow].t1[send ? 1 : 0], c->ranks[lr].lanes[lane]));
 fail:
 	return st;
@@ -390,6 +400,10 @@ static react_status_t l_recv(react_xport_t *xp, int32_t lr, int32_t lane, size_t
 	unsigned char *dst = to_scratch ? c->ranks[lr].scratch + soff : c->ranks[lr].data + off;
 	cudaStream_t s = c->ranks[lr].lanes[lane];
 	CU(cudaStreamWaitEvent(s, f->ready, 0));
+	if (f->timed_used[0] == 2) { /* timed (c_tstart): start once the data is ready */
+		f->timed_used[0] = 1;
+		CU(cudaEventRecord(f->t0[0], s));
+	}
 	CU(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
 	CU(cudaEventRecord(f->done, s));
 fail:
