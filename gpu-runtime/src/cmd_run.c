@@ -637,8 +637,17 @@ int react_gpu_cmd_run(int argc, char **argv)
 	uint64_t wrong[2] = {0, 0};
 	react_rt_tuner_stats_t ts = {0};
 	int modes = sc.react ? 2 : 1;
-	for (int m = 0; m < modes && !rc; m++)
+	for (int m = 0; m < modes && !rc; m++) {
 		rc = run_job(&sc, m, m ? log : NULL, rows[m], &wrong[m], &ts);
+#ifdef REACT_HAVE_MPI
+		/* every rank checked its own output; the tuner thread is gone */
+		if (!rc && sc.transport == REACT_TRANSPORT_NCCL) {
+			unsigned long long w = wrong[m], sum = 0;
+			MPI_Allreduce(&w, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+			wrong[m] = sum;
+		}
+#endif
+	}
 	if (!rc && lead) {
 		if (csv)
 			for (int m = 0; m < modes; m++)
