@@ -107,10 +107,7 @@ ReactNetworkHelper::Build(const react_topology_t* t, const ReactNetworkConfig& c
                                                    StringValue("1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1"));
             TrafficControlHelper::ClassIdList cls = tch.AddQueueDiscClasses(handle, 2, "ns3::QueueDiscClass");
             tch.AddChildQueueDisc(handle, cls[0], "ns3::FifoQueueDisc", "MaxSize", StringValue("100000p"));
-            if (isHost[n])
-                tch.AddChildQueueDisc(handle, cls[1], "ns3::FifoQueueDisc", "MaxSize", StringValue(qsize));
-            else
-                tch.AddChildQueueDisc(handle, cls[1], "ns3::RedQueueDisc",
+            tch.AddChildQueueDisc(handle, cls[1], "ns3::RedQueueDisc",
                                       "MaxSize", StringValue(qsize),
                                       "MinTh", DoubleValue(cfg.redMinTh),
                                       "MaxTh", DoubleValue(cfg.redMaxTh),
@@ -125,12 +122,11 @@ ReactNetworkHelper::Build(const react_topology_t* t, const ReactNetworkConfig& c
             QueueDiscContainer qd = tch.Install(d.Get((uint32_t)side));
             Ptr<QueueDisc> root = qd.Get(0);
             m_roots.push_back(root);
-            if (!isHost[n])
             {
                 Ptr<RedQueueDisc> red = DynamicCast<RedQueueDisc>(root->GetQueueDiscClass(1)->GetQueueDisc());
                 /* fixed streams: the same seed gives the same marks in every run of a process */
                 red->AssignStreams((int64_t)m_red.size());
-                if (cfg.trackQueues)
+                if (cfg.trackQueues && !isHost[n])
                     red->TraceConnectWithoutContext(
                         "PacketsInQueue", MakeCallback(&ReactNetworkHelper::QueueLength, this));
                 m_red.push_back(red);

@@ -5,10 +5,12 @@
  * stock Ipv4GlobalRouting for reference runs), every link becomes a
  * point-to-point link with the link's rate and delay, a 1-packet device queue
  * and, above it, a PrioQueueDisc whose band 0 takes pure ACKs
- * (ReactAckPacketFilter) and band 1 data.  At switches the data band is RED
- * marking ECN (instantaneous queue, MinTh 32, MaxTh 60 packets, marking
- * probability 1 at MaxTh, no hard drops, buffer 32 MiB per port); at hosts
- * it is a FIFO of the same size.  Link i gets 10.0.0.0 + 4i /30, its
+ * (ReactAckPacketFilter) and band 1 data.  The data band is RED marking ECN
+ * (instantaneous queue, MinTh 32, MaxTh 60 packets, marking probability 1 at
+ * MaxTh, no hard drops, buffer 32 MiB per port) at every port, host NICs
+ * included: ns-3's IP layer queues whatever TCP sends, so without marking at
+ * the NIC a sender's whole window (megabytes) would wait in its own FIFO and
+ * delay every other flow leaving that host by milliseconds.  Link i gets 10.0.0.0 + 4i /30, its
  * endpoint a the .1, b the .2 address; a host's address is that of its first
  * link.
  */
