@@ -1021,6 +1021,15 @@ int react_cmd_compare(int argc, char **argv)
 		lb = "B";
 	nga = groups_of(A, &ga, mode, job);
 	ngb = groups_of(B, &gb, mode, job);
+	/* A file with another naming (e.g. a GPU run, mode "run"): take all of it. */
+	if (!nga) {
+		free(ga);
+		nga = groups_of(A, &ga, NULL, NULL);
+	}
+	if (!ngb) {
+		free(gb);
+		ngb = groups_of(B, &gb, NULL, NULL);
+	}
 	printf("A = %s\nB = %s\n", pa, pb);
 	int pairs = 0;
 	for (size_t i = 0; i < nga; i++)
@@ -1061,7 +1070,7 @@ int react_cmd_compare(int argc, char **argv)
 			printf("  %-4s %7s %10s %10s %10s %10s %8s\n", "", "epochs", "mean_ms", "p95_ms",
 			       "mean_GB/s", "p95_GB/s", "changes");
 			const group_t *gs[2] = {x, y};
-			const char *ls[2] = {"A", "B"};
+			const char *ls[2] = {la, lb};
 			for (int m = 0; m < 2; m++)
 				printf("  %-4s %7zu %10.4f %10.4f %10.3f %10.3f %8ld\n", ls[m], gs[m]->n,
 				       mt[m] * 1e3, pt[m] * 1e3, mb[m], pbw[m], ch[m]);
