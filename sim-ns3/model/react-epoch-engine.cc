@@ -425,6 +425,7 @@ ReactEpochEngine::Run(std::string* err, react_ns3_stats_t* stats)
     nc.trackQueues = m_opt.trackQueues;
     m_net = std::make_unique<ReactNetworkHelper>();
     std::string why = m_net->Build(t, nc);
+    double buildS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     for (size_t i = 0; why.empty() && i < m_cfg->ndegraded; i++)
         why = m_net->SetLinkRate(m_cfg->degraded[i].link, m_cfg->degraded[i].rate_bps);
     react_status_t st = REACT_OK;
@@ -514,6 +515,8 @@ out:
     }
     m_listen.clear();
     m_net.reset();
+    if (stats)
+        stats->build_s = buildS;
     if (stats)
         stats->wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return st;

@@ -299,6 +299,7 @@ react_ns3_plain_bulk(const react_topology_t* topo, int32_t nflows, const int32_t
             SetErr(err, errlen, why);
             return REACT_EINVAL;
         }
+        double buildS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         /* Datacenter TCP settings as defaults, so BulkSend/PacketSink sockets get them. */
         Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(net->GetSegmentSize()));
         Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(8u << 20));
@@ -343,6 +344,7 @@ react_ns3_plain_bulk(const react_topology_t* topo, int32_t nflows, const int32_t
         out->ecn_marks = net->GetEcnMarks();
         out->events = Simulator::GetEventCount();
         out->sim_time_s = lastRx;
+        out->build_s = buildS;
         if (received < expected)
         {
             SetErr(err, errlen, "plain bulk: the simulation ended before every byte arrived");

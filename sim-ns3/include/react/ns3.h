@@ -40,7 +40,8 @@ typedef struct react_ns3_stats {
 	uint64_t cwnd_reductions;  /* congestion-window reductions of the senders */
 	double max_dctcp_alpha;    /* largest DCTCP alpha seen by a sender */
 	double sim_time_s;         /* simulated time when the run stopped */
-	double wall_s;             /* wall-clock time of the run */
+	double wall_s;             /* wall-clock time of the run, build included */
+	double build_s;            /* of which building the network (and routes) */
 } react_ns3_stats_t;
 
 /* Like react_backend_ns3.run, and fills *stats (may be NULL). */
