@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "react/costmodel.h"
+#include "react/driver.h"
 #include "react/generators.h"
 #include "react/ns3.h"
 #include "react/topology.h"
@@ -254,4 +255,39 @@ Test(ns3, bad_inputs_are_reported)
 	cr_expect_eq(react_backend_ns3.run(&cfg, &cb, err, sizeof err), REACT_EINVAL);
 	cr_expect(strstr(err, "mtu"), "error names the mtu: %s", err);
 	react_topology_destroy(t);
+}
+
+/* REACT on the packet-level backend: one rank's uplink carries 4 external
+ * flows; REACT moves the congested rank and the mean algbw after warm-up
+ * improves (measured: 0.889 -> 1.163 GB/s, +31%). */
+Test(ns3, react_end_to_end_external_flows, .timeout = 180)
+{
+	static const char yaml[] =
+	    "name: e2e\n"
+	    "seed: 1\n"
+	    "topology: {type: star, hosts: 16}\n"
+	    "ecmp_ports: 4\n"
+	    "mtu: 9000\n"
+	    "jobs:\n"
+	    "  - {name: tree, ranks: 8, collective: allreduce, algorithm: tree, message: 512KB,\n"
+	    "     epochs: 60, warmup: 30}\n"
+	    "congestion:\n"
+	    "  external: {congested_pairs: 1, p: 4}\n";
+	react_scenario_t *s = NULL;
+	react_config_t *cfg = NULL;
+	react_pair_result_t pr = {0};
+	char err[512] = "";
+	cr_assert_eq(react_scenario_parse(yaml, sizeof yaml - 1, "e2e.yaml", &s, err, sizeof err),
+	             REACT_OK, "%s", err);
+	cr_assert_eq(react_scenario_config(s, 0, &cfg, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(react_run_pair(&react_backend_ns3, cfg, NULL, &pr, err, sizeof err), REACT_OK,
+	             "%s", err);
+	const react_job_summary_t *b = &pr.baseline->jobs[0], *r = &pr.react->jobs[0];
+	cr_expect_eq(b->pattern_changes, 0, "the baseline keeps its pattern");
+	cr_expect_geq(r->ctl.changes, 1, "REACT changed the pattern");
+	cr_expect_gt(r->mean_algbw_gbps, 1.10 * b->mean_algbw_gbps,
+	             "REACT %.3f GB/s vs baseline %.3f GB/s", r->mean_algbw_gbps, b->mean_algbw_gbps);
+	react_pair_result_clear(&pr);
+	react_config_destroy(cfg);
+	react_scenario_destroy(s);
 }
