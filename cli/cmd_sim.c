@@ -744,27 +744,6 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void rm_rf(const char *path)
-{
-	DIR *d = opendir(path);
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			char sub[4400];
-			snprintf(sub, sizeof sub, "%.4200s/%.190s", path, e->d_name);
-			struct stat st;
-			if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-				rm_rf(sub);
-			else
-				unlink(sub);
-		}
-		closedir(d);
-		rmdir(path);
-	}
-}
-
 int react_cmd_regress(int argc, char **argv)
 {
 	const char *dir = NULL, *root = "results/regress";
@@ -828,7 +807,7 @@ int react_cmd_regress(int argc, char **argv)
 		snprintf(stored, sizeof stored, "%.4200s/%.190s", root, name);
 		if (update) {
 			snprintf(tmp, sizeof tmp, "%s", stored);
-			rm_rf(tmp);
+			react_rmtree(tmp);
 		} else {
 			const char *td = getenv("TMPDIR");
 			snprintf(tmp, sizeof tmp, "%.4000s/react-regress-%.150s-XXXXXX",
@@ -883,7 +862,7 @@ int react_cmd_regress(int argc, char **argv)
 				rc = 1;
 			printf("%s: the new results are kept in %s\n", name, tmp);
 		} else {
-			rm_rf(tmp);
+			react_rmtree(tmp);
 		}
 		react_scenario_destroy(s);
 	}

@@ -55,6 +55,5 @@ react_status_t react_read_file(const char *path, char **out, size_t *len, char *
 /* mkdir -p. */
 react_status_t react_mkdirs(const char *path, char *err, size_t errlen);
 /* rm -r (best effort). */
-void react_rmtree(const char *path);
 
 #endif

@@ -13,6 +13,7 @@
 #include <yaml.h>
 
 #include "react/units.h"
+#include "react/results.h"
 #include "scenario_internal.h"
 
 static ynode_t *node_new(ynode_kind_t kind, const char *src, int line)

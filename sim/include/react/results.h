@@ -81,6 +81,10 @@ react_status_t react_epochs_csv_read(const char *path, react_epoch_table_t **out
                                      size_t errlen);
 void react_epoch_table_destroy(react_epoch_table_t *t);
 
+/* Remove a file or a directory tree (best effort; used to discard a
+ * half-written run directory). */
+void react_rmtree(const char *path);
+
 /* ---- plots (gnuplot) ---- */
 /* From OUT/runs.csv: OUT/plot-<job>.{dat,gp} and, when gnuplot is installed,
  * .png and .svg.  *made (may be NULL): number of images made (0 without
