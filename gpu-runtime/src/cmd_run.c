@@ -13,7 +13,9 @@
  *       pairs: [[3, 4]]
  *       p: 0.5                  # host: the link keeps (1 - p) of its rate;
  *                               # local: a copy of p x message bytes per
- *                               # epoch beside the collective
+ *                               # epoch beside the collective; nccl: the
+ *                               # pair streams p x message bytes over
+ *                               # its own communicator
  *       start_epoch: 10
  *
  * Runs the baseline (REACT off), then REACT (if the job's `react` is
@@ -35,6 +37,9 @@
 #endif
 #ifdef REACT_HAVE_MPI
 #include <mpi.h>
+#endif
+#ifdef REACT_HAVE_NCCL
+#include <nccl.h>
 #endif
 
 #include "gpu_cmds.h"
@@ -394,6 +399,10 @@ typedef struct bg {
 	cudaStream_t s[MAX_PAIRS];
 	void *buf[MAX_PAIRS][2];
 	size_t bytes;
+#ifdef REACT_HAVE_NCCL
+	ncclComm_t comm[MAX_PAIRS]; /* nccl: a 2-rank communicator per pair this rank is in */
+	int role[MAX_PAIRS];        /* 0 sender, 1 receiver, -1 not in the pair */
+#endif
 } bg_t;
 #endif
 
@@ -433,12 +442,46 @@ static int run_job(const scen_t *sc, int react_on, FILE *log, epoch_row_t *rows,
 			                "ranks below %d\n", sc->pairs[i][0], sc->pairs[i][1], n);
 			goto out;
 		}
+#ifndef REACT_HAVE_NCCL
 	if (sc->npairs && sc->transport == REACT_TRANSPORT_NCCL) {
-		fprintf(stderr, "react-gpu run: gpu.congestion on the nccl transport is not implemented "
-		                "(it needs background communicators between the pairs)\n");
+		fprintf(stderr, "react-gpu run: gpu.congestion on the nccl transport needs NCCL in this build\n");
 		goto out;
 	}
+#endif
 #ifdef REACT_HAVE_CUDA
+#ifdef REACT_HAVE_NCCL
+	if (sc->npairs && sc->transport == REACT_TRANSPORT_NCCL) {
+		/* background traffic: its own communicator per pair, made now, next
+		 * to the runtime's; the pair's sender streams p x message bytes to
+		 * the receiver beside every epoch */
+		int me = react_rt_rank0(rt);
+		ncclUniqueId ids[MAX_PAIRS];
+		bg.n = sc->npairs;
+		bg.bytes = (size_t)(sc->p * (double)sc->message) / 16 * 16;
+		if (me == 0)
+			for (int i = 0; i < bg.n; i++)
+				ncclGetUniqueId(&ids[i]);
+		MPI_Bcast(ids, (int)(bg.n * sizeof ids[0]), MPI_BYTE, 0, MPI_COMM_WORLD);
+		ncclGroupStart();
+		for (int i = 0; i < bg.n; i++) {
+			bg.role[i] = me == sc->pairs[i][0] ? 0 : me == sc->pairs[i][1] ? 1 : -1;
+			bg.comm[i] = NULL;
+			if (bg.role[i] >= 0)
+				ncclCommInitRank(&bg.comm[i], 2, ids[i], bg.role[i]);
+		}
+		if (ncclGroupEnd() != ncclSuccess) {
+			fprintf(stderr, "react-gpu run: rank %d: background communicators: %s\n", me,
+			        ncclGetLastError(NULL));
+			goto out;
+		}
+		for (int i = 0; i < bg.n; i++)
+			if (cudaStreamCreateWithFlags(&bg.s[i], cudaStreamNonBlocking) != cudaSuccess ||
+			    cudaMalloc(&bg.buf[i][0], bg.bytes + 16) != cudaSuccess) {
+				fprintf(stderr, "react-gpu run: cannot allocate the background traffic\n");
+				goto out;
+			}
+	}
+#endif
 	if (sc->npairs && sc->transport == REACT_TRANSPORT_LOCAL) {
 		bg.n = sc->npairs;
 		bg.bytes = (size_t)(sc->p * (double)sc->message) / 16 * 16;
@@ -479,9 +522,18 @@ static int run_job(const scen_t *sc, int react_on, FILE *log, epoch_row_t *rows,
 			goto out;
 		}
 #ifdef REACT_HAVE_CUDA
-		if (e >= sc->cong_start)
+		if (e >= sc->cong_start && sc->transport == REACT_TRANSPORT_LOCAL)
 			for (int i = 0; i < bg.n; i++)
 				cudaMemcpyAsync(bg.buf[i][1], bg.buf[i][0], bg.bytes, cudaMemcpyDeviceToDevice, bg.s[i]);
+#ifdef REACT_HAVE_NCCL
+		if (e >= sc->cong_start && sc->transport == REACT_TRANSPORT_NCCL)
+			for (int i = 0; i < bg.n; i++) {
+				if (bg.role[i] == 0)
+					ncclSend(bg.buf[i][0], bg.bytes, ncclUint8, 1, bg.comm[i], bg.s[i]);
+				else if (bg.role[i] == 1)
+					ncclRecv(bg.buf[i][0], bg.bytes, ncclUint8, 0, bg.comm[i], bg.s[i]);
+			}
+#endif
 #endif
 		const react_rt_times_t *t = NULL;
 		if (react_rt_run(rt, p, &t) != REACT_OK) {
@@ -525,7 +577,14 @@ out:
 	react_rt_tuner_destroy(tu);
 #ifdef REACT_HAVE_CUDA
 	for (int i = 0; i < bg.n; i++) {
-		cudaStreamDestroy(bg.s[i]);
+		if (bg.s[i])
+			cudaStreamSynchronize(bg.s[i]);
+#ifdef REACT_HAVE_NCCL
+		if (sc->transport == REACT_TRANSPORT_NCCL && bg.comm[i])
+			ncclCommDestroy(bg.comm[i]);
+#endif
+		if (bg.s[i])
+			cudaStreamDestroy(bg.s[i]);
 		cudaFree(bg.buf[i][0]);
 		cudaFree(bg.buf[i][1]);
 	}
