@@ -96,14 +96,10 @@ __global__ void reduce_scalar(T *dst, srcs s, int nsrc, size_t lo, size_t count)
 
 static int grid_for(size_t work, int threads)
 {
-	static int sms = 0; /* device property cache; same value for every caller */
-	if (!sms) {
-		int dev = 0;
-		cudaGetDevice(&dev);
-		cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-		if (sms <= 0)
-			sms = 80;
-	}
+	int sms = 0, dev = 0;
+	cudaGetDevice(&dev);
+	if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms <= 0)
+		sms = 80;
 	size_t need = (work + threads - 1) / threads;
 	size_t cap = (size_t)sms * 4;
 	size_t g = need < cap ? need : cap;
