@@ -31,7 +31,7 @@ main(int argc, char** argv)
     printf("drops          %llu\n", (unsigned long long)s.drops);
     printf("max queue      %u packets\n", s.max_queue_pkts);
     printf("cwnd cuts      %llu\n", (unsigned long long)s.cwnd_reductions);
-    printf("max alpha      %.4f\n", s.max_dctcp_alpha);
+    printf("DCTCP alpha    %.4f at the end (%.4f at most)\n", s.last_dctcp_alpha, s.max_dctcp_alpha);
     printf("simulated      %.6f s, %llu events, %llu packet-hops, wall %.2f s\n", s.sim_time_s,
            (unsigned long long)s.events, (unsigned long long)s.packets, s.wall_s);
     return 0;

@@ -114,6 +114,7 @@ ReactEpochEngine::CwndChange(ReactEpochEngine* e, uint32_t oldv, uint32_t newv)
 void
 ReactEpochEngine::AlphaChange(ReactEpochEngine* e, uint32_t, uint32_t, double alpha)
 {
+    e->m_lastAlpha = alpha;
     if (alpha > e->m_maxAlpha)
         e->m_maxAlpha = alpha;
 }
@@ -482,6 +483,7 @@ ReactEpochEngine::Run(std::string* err, react_ns3_stats_t* stats)
         stats->sim_time_s = Simulator::Now().GetSeconds();
         stats->cwnd_reductions = m_cwndReductions;
         stats->max_dctcp_alpha = m_maxAlpha;
+        stats->last_dctcp_alpha = m_lastAlpha;
     }
     if (m_opt.recordPaths)
     {

@@ -134,6 +134,7 @@ class ReactEpochEngine
     std::string m_err;
     uint64_t m_cwndReductions = 0;
     double m_maxAlpha = 0;
+    double m_lastAlpha = 0;
 };
 
 } // namespace ns3

@@ -85,7 +85,9 @@ Test(ns3, incast_dctcp_engages, .timeout = 60)
 	cr_expect_gt(s.ecn_marks, 100, "RED marks CE (got %llu)", (unsigned long long)s.ecn_marks);
 	cr_expect_eq(s.drops, 0, "no drops (got %llu)", (unsigned long long)s.drops);
 	cr_expect_gt(s.cwnd_reductions, 10, "senders cut their windows");
-	cr_expect(s.max_dctcp_alpha > 0.0, "DCTCP alpha > 0");
+	/* alpha starts at 1 and decays to the marked fraction: it must settle strictly between */
+	cr_expect(s.last_dctcp_alpha > 0.0 && s.last_dctcp_alpha < 0.5,
+	          "DCTCP alpha settles in (0, 0.5): %.4f", s.last_dctcp_alpha);
 	/* the queue reaches the marking range and stays far below the 32 MiB buffer */
 	cr_expect_geq(s.max_queue_pkts, 32, "queue reached MinTh (max %u)", s.max_queue_pkts);
 	cr_expect_leq(s.max_queue_pkts, 240, "queue held near MaxTh (max %u)", s.max_queue_pkts);

@@ -38,7 +38,8 @@ typedef struct react_ns3_stats {
 	uint64_t ecn_marks;        /* CE marks set by RED */
 	uint32_t max_queue_pkts;   /* deepest data queue seen at a switch port */
 	uint64_t cwnd_reductions;  /* congestion-window reductions of the senders */
-	double max_dctcp_alpha;    /* largest DCTCP alpha seen by a sender */
+	double max_dctcp_alpha;    /* largest DCTCP alpha seen by a sender (starts at 1) */
+	double last_dctcp_alpha;   /* the last alpha update of any sender */
 	double sim_time_s;         /* simulated time when the run stopped */
 	double wall_s;             /* wall-clock time of the run, build included */
 	double build_s;            /* of which building the network (and routes) */
