@@ -7,6 +7,7 @@ MESON_OPTS ?=
 ifeq ($(SANITIZE),1)
 BUILD := build-san
 MESON_OPTS += -Db_sanitize=address,undefined -Db_lundef=false
+TEST_OPTS := --timeout-multiplier 4
 endif
 
 .PHONY: all demo test bootstrap build clean
@@ -23,7 +24,7 @@ demo: build
 	./scripts/demo.sh $(BUILD)
 
 test: build
-	meson test -C $(BUILD) --print-errorlogs --num-processes 2
+	meson test -C $(BUILD) --print-errorlogs --num-processes 2 $(TEST_OPTS)
 
 clean:
 	rm -rf build build-san

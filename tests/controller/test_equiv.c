@@ -6,6 +6,7 @@
 #include "react/equiv.h"
 #include "react/generators.h"
 #include "react/transform.h"
+#include "test_env.h"
 
 static void compare(react_collective_t c, react_algorithm_t a, int32_t N)
 {
@@ -25,17 +26,17 @@ static void compare(react_collective_t c, react_algorithm_t a, int32_t N)
 }
 
 #define SWEEP(name, c, a, maxn)                                   \
-	Test(equiv, name, .timeout = 120)                         \
+	Test(equiv, name, .timeout = 120 * REACT_TEST_TIME_SCALE)                         \
 	{                                                         \
 		for (int32_t N = 2; N <= (maxn); N++)             \
 			compare(c, a, N);                         \
 	}
 
-SWEEP(tree_allreduce, REACT_COLL_ALLREDUCE, REACT_ALGO_TREE, 32)
-SWEEP(ring_allreduce, REACT_COLL_ALLREDUCE, REACT_ALGO_RING, 32)
-SWEEP(ring_allgather, REACT_COLL_ALLGATHER, REACT_ALGO_RING, 32)
-SWEEP(recdbl_allgather, REACT_COLL_ALLGATHER, REACT_ALGO_RECDBL, 32)
-SWEEP(rhd_allreduce, REACT_COLL_ALLREDUCE, REACT_ALGO_RHD, 32)
+SWEEP(tree_allreduce, REACT_COLL_ALLREDUCE, REACT_ALGO_TREE, REACT_TEST_EQUIV_MAXN)
+SWEEP(ring_allreduce, REACT_COLL_ALLREDUCE, REACT_ALGO_RING, REACT_TEST_EQUIV_MAXN)
+SWEEP(ring_allgather, REACT_COLL_ALLGATHER, REACT_ALGO_RING, REACT_TEST_EQUIV_MAXN)
+SWEEP(recdbl_allgather, REACT_COLL_ALLGATHER, REACT_ALGO_RECDBL, REACT_TEST_EQUIV_MAXN)
+SWEEP(rhd_allreduce, REACT_COLL_ALLREDUCE, REACT_ALGO_RHD, REACT_TEST_EQUIV_MAXN)
 
 Test(equiv, tree_sets_are_nontrivial)
 {
@@ -120,7 +121,7 @@ static react_pattern_t *ring_reducescatter(int32_t N)
 	return p;
 }
 
-Test(equiv, reduce_and_reducescatter, .timeout = 120)
+Test(equiv, reduce_and_reducescatter, .timeout = 120 * REACT_TEST_TIME_SCALE)
 {
 	uint64_t s = 7;
 	for (int32_t N = 2; N <= 24; N++) {
@@ -136,7 +137,7 @@ Test(equiv, reduce_and_reducescatter, .timeout = 120)
 	}
 }
 
-Test(equiv, allreduce_moved_by_swaps, .timeout = 120)
+Test(equiv, allreduce_moved_by_swaps, .timeout = 120 * REACT_TEST_TIME_SCALE)
 {
 	const react_algorithm_t algs[] = {REACT_ALGO_TREE, REACT_ALGO_RING, REACT_ALGO_RHD};
 	uint64_t s = 11;
@@ -154,7 +155,7 @@ Test(equiv, allreduce_moved_by_swaps, .timeout = 120)
 
 /* Extra flows that keep the pattern correct: their sets are overwritten by
  * a later STORE, or they STORE/REDUCE next to other receipts of the step. */
-Test(equiv, allreduce_with_extra_flows, .timeout = 120)
+Test(equiv, allreduce_with_extra_flows, .timeout = 120 * REACT_TEST_TIME_SCALE)
 {
 	uint64_t s = 5;
 	int kept = 0;

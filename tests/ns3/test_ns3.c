@@ -4,6 +4,8 @@
  * model, determinism, and the backend contract (errors, pattern changes).
  */
 #include <criterion/criterion.h>
+
+#include "test_env.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +76,7 @@ static void one_job(react_run_cfg_t *cfg, react_job_cfg_t *job, const react_topo
 	cfg->seed = 7;
 }
 
-Test(ns3, incast_dctcp_engages, .timeout = 60)
+Test(ns3, incast_dctcp_engages, .timeout = 60 * REACT_TEST_TIME_SCALE)
 {
 	react_ns3_stats_t s;
 	double gp = 0;
@@ -94,7 +96,7 @@ Test(ns3, incast_dctcp_engages, .timeout = 60)
 	cr_expect_gt(gp, 90e9, "goodput %.2f Gbps on a 100 Gbps bottleneck", gp / 1e9);
 }
 
-Test(ns3, ecmp_flow_hash_fattree4, .timeout = 60)
+Test(ns3, ecmp_flow_hash_fattree4, .timeout = 60 * REACT_TEST_TIME_SCALE)
 {
 	react_topology_t *t = NULL;
 	cr_assert_eq(react_topo_fattree(4, 100e9, 1e-6, &t), REACT_OK);
@@ -118,7 +120,7 @@ Test(ns3, ecmp_flow_hash_fattree4, .timeout = 60)
 	react_topology_destroy(t);
 }
 
-Test(ns3, tree_allreduce_star_vs_alpha_beta, .timeout = 60)
+Test(ns3, tree_allreduce_star_vs_alpha_beta, .timeout = 60 * REACT_TEST_TIME_SCALE)
 {
 	react_topology_t *t = NULL;
 	cr_assert_eq(react_topo_star(8, 100e9, 1e-6, &t), REACT_OK);
@@ -172,7 +174,7 @@ static void run_det(const react_topology_t *t, const react_pattern_t *p, rec_t *
 	cr_assert_eq(r->seen, 3);
 }
 
-Test(ns3, deterministic_same_seed, .timeout = 90)
+Test(ns3, deterministic_same_seed, .timeout = 90 * REACT_TEST_TIME_SCALE)
 {
 	react_topology_t *t = NULL;
 	cr_assert_eq(react_topo_fattree(4, 100e9, 1e-6, &t), REACT_OK);
@@ -193,7 +195,7 @@ Test(ns3, deterministic_same_seed, .timeout = 90)
 	react_topology_destroy(t);
 }
 
-Test(ns3, pattern_change_and_degraded_link, .timeout = 60)
+Test(ns3, pattern_change_and_degraded_link, .timeout = 60 * REACT_TEST_TIME_SCALE)
 {
 	react_topology_t *t = NULL;
 	cr_assert_eq(react_topo_star(4, 100e9, 1e-6, &t), REACT_OK);
@@ -262,7 +264,7 @@ Test(ns3, bad_inputs_are_reported)
 /* REACT on the packet-level backend: one rank's uplink carries 4 external
  * flows; REACT moves the congested rank and the mean algbw after warm-up
  * improves (measured: 0.889 -> 1.163 GB/s, +31%). */
-Test(ns3, react_end_to_end_external_flows, .timeout = 180)
+Test(ns3, react_end_to_end_external_flows, .timeout = 180 * REACT_TEST_TIME_SCALE)
 {
 	static const char yaml[] =
 	    "name: e2e\n"
