@@ -8,6 +8,8 @@ ifeq ($(SANITIZE),1)
 BUILD := build-san
 MESON_OPTS += -Db_sanitize=address,undefined -Db_lundef=false
 TEST_OPTS := --timeout-multiplier 4
+export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp
+export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 endif
 
 .PHONY: all demo test bootstrap build clean
