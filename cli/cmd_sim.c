@@ -394,10 +394,10 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
                     size_t *skipped_out)
 {
 	size_t n = react_scenario_nconfigs(s);
-	size_t *todo = calloc(n, sizeof *todo), ntodo = 0, skipped = 0;
+	size_t *pending = calloc(n, sizeof *pending), npending = 0, skipped = 0;
 	char err[2048];
 	int rc = 2;
-	if (!todo)
+	if (!pending)
 		return 2;
 	/* Resolve every configuration first: bad input is reported before any run. */
 	for (size_t i = 0; i < n; i++) {
@@ -413,17 +413,17 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 		if (react_run_dir_done(so->out, cfg))
 			skipped++;
 		else
-			todo[ntodo++] = i;
+			pending[npending++] = i;
 		react_config_destroy(cfg);
 	}
-	progress_t pg = {react_scenario_name(s), ntodo, 0, now_s(), now_s(), isatty(2), so->quiet};
+	progress_t pg = {react_scenario_name(s), npending, 0, now_s(), now_s(), isatty(2), so->quiet};
 	if (skipped && !so->quiet)
 		fprintf(stderr, "%s: %zu of %zu configurations already done in %s, skipped\n",
 		        react_scenario_name(s), skipped, n, so->out);
 	int failed = 0;
 	if (so->jobs <= 1) {
-		for (size_t k = 0; k < ntodo; k++) {
-			if (sweep_one(s, o, so, todo[k]) != 0) {
+		for (size_t k = 0; k < npending; k++) {
+			if (sweep_one(s, o, so, pending[k]) != 0) {
 				failed = 1;
 				break;
 			}
@@ -434,8 +434,8 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 		size_t next = 0, running = 0;
 		fflush(stdout);
 		fflush(stderr);
-		while ((next < ntodo && !failed) || running) {
-			while (!failed && next < ntodo && running < (size_t)so->jobs) {
+		while ((next < npending && !failed) || running) {
+			while (!failed && next < npending && running < (size_t)so->jobs) {
 				pid_t pid = fork();
 				if (pid < 0) {
 					fprintf(stderr, "react sweep: fork: %s\n", strerror(errno));
@@ -443,7 +443,7 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 					break;
 				}
 				if (pid == 0)
-					_exit(sweep_one(s, o, so, todo[next]));
+					_exit(sweep_one(s, o, so, pending[next]));
 				next++;
 				running++;
 			}
@@ -471,7 +471,7 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 		        "a rerun continues\n");
 		goto done;
 	}
-	if (ntodo)
+	if (npending)
 		progress_tick(&pg, 1);
 	if (react_runs_csv_assemble(so->out, s, err, sizeof err) != REACT_OK) {
 		fprintf(stderr, "react sweep: %s\n", err);
@@ -481,7 +481,7 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 		*skipped_out = skipped;
 	rc = 0;
 done:
-	free(todo);
+	free(pending);
 	return rc;
 }
 

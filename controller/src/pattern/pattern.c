@@ -602,8 +602,9 @@ size_t react_pattern_preds(const react_pattern_t *p, size_t f, const size_t **pr
 	return p->ix_->pred_off[f + 1] - p->ix_->pred_off[f];
 }
 
-size_t react_pattern_rank_out(const react_pattern_t *p, react_step_t t, react_rank_t r,
-                              const size_t **ids)
+/* The flows of cell (t, r) in one of the two per-(step, rank) CSR lists. */
+static size_t cell_slice(const react_pattern_t *p, react_step_t t, react_rank_t r,
+                         const uint32_t *off, const size_t *list, const size_t **ids)
 {
 	size_t c;
 	if (ids)
@@ -612,20 +613,22 @@ size_t react_pattern_rank_out(const react_pattern_t *p, react_step_t t, react_ra
 		return 0;
 	c = (size_t)t * (size_t)p->ix_->nranks + (size_t)r;
 	if (ids)
-		*ids = p->ix_->out_ids + p->ix_->out_off[c];
-	return p->ix_->out_off[c + 1] - p->ix_->out_off[c];
+		*ids = list + off[c];
+	return off[c + 1] - off[c];
+}
+
+size_t react_pattern_rank_out(const react_pattern_t *p, react_step_t t, react_rank_t r,
+                              const size_t **ids)
+{
+	if (!p || !p->ix_)
+		return cell_slice(p, t, r, NULL, NULL, ids);
+	return cell_slice(p, t, r, p->ix_->out_off, p->ix_->out_ids, ids);
 }
 
 size_t react_pattern_rank_in(const react_pattern_t *p, react_step_t t, react_rank_t r,
                              const size_t **ids)
 {
-	size_t c;
-	if (ids)
-		*ids = NULL;
-	if (!cell_ok(p, t, r))
-		return 0;
-	c = (size_t)t * (size_t)p->ix_->nranks + (size_t)r;
-	if (ids)
-		*ids = p->ix_->in_ids + p->ix_->in_off[c];
-	return p->ix_->in_off[c + 1] - p->ix_->in_off[c];
+	if (!p || !p->ix_)
+		return cell_slice(p, t, r, NULL, NULL, ids);
+	return cell_slice(p, t, r, p->ix_->in_off, p->ix_->in_ids, ids);
 }
