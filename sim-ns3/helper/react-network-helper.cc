@@ -3,6 +3,7 @@
 #include "react-ack-filter.h"
 #include "react-ecmp-routing-helper.h"
 
+#include <algorithm>
 #include <deque>
 #include <sstream>
 
@@ -33,8 +34,6 @@ ReactNetworkHelper::Build(const react_topology_t* t, const ReactNetworkConfig& c
         return "topology: needs at least one node and one host";
     if (cfg.mtu != 1500 && cfg.mtu != 9000)
         return "mtu: expected 1500 or 9000, got " + std::to_string(cfg.mtu);
-    if (t->nlinks >= (1 << 22))
-        return "topology: too many links for the 10.0.0.0/8 plan (max 4194303)";
     for (int32_t i = 0; i < t->nlinks; i++)
     {
         const react_link_t& l = t->links[i];
@@ -53,14 +52,162 @@ ReactNetworkHelper::Build(const react_topology_t* t, const ReactNetworkConfig& c
             return "topology: host " + std::to_string(h) + " maps to a missing node";
         isHost[m_hostNode[h]] = 1;
     }
+    return cfg.globalRouting ? BuildStock(t, isHost) : BuildReact(t, isHost);
+}
+
+std::string
+ReactNetworkHelper::BuildReact(const react_topology_t* t, const std::vector<char>& isHost)
+{
+    const ReactNetworkConfig& cfg = m_cfg;
+    uint32_t nn = (uint32_t)t->nnodes;
+    if (m_hostNode.size() > ReactAddressBook::kMaxHosts)
+        return "topology: too many hosts for the address plan (max " +
+               std::to_string(ReactAddressBook::kMaxHosts) + ")";
+    std::vector<int32_t> hostOfNode(nn, -1);
+    NodeContainer hostNodes;
+    for (uint32_t h = 0; h < m_hostNode.size(); h++)
+    {
+        hostOfNode[m_hostNode[h]] = (int32_t)h;
+        hostNodes.Add(m_nodes.Get(m_hostNode[h]));
+    }
 
     InternetStackHelper stack;
     stack.SetIpv6StackInstall(false);
-    if (!cfg.globalRouting)
+    ReactEcmpRoutingHelper rh;
+    stack.SetRoutingHelper(rh);
+    stack.Install(hostNodes);
+    m_routing.assign(nn, nullptr);
+    m_switches.assign(nn, nullptr);
+    std::vector<Ptr<Ipv4>> ipv4(nn);
+    for (uint32_t n = 0; n < nn; n++)
     {
-        ReactEcmpRoutingHelper rh;
-        stack.SetRoutingHelper(rh);
+        if (isHost[n])
+        {
+            ipv4[n] = m_nodes.Get(n)->GetObject<Ipv4>();
+            Ptr<TcpL4Protocol> tcp = m_nodes.Get(n)->GetObject<TcpL4Protocol>();
+            tcp->SetAttribute("SocketType", TypeIdValue(TcpDctcp::GetTypeId()));
+            m_routing[n] = DynamicCast<ReactEcmpRouting>(ipv4[n]->GetRoutingProtocol());
+            if (!m_routing[n])
+                return "internal: host node without ReactEcmpRouting";
+            m_routing[n]->SetHost(hostOfNode[n]);
+        }
+        else
+        {
+            m_switches[n] = CreateObject<ReactSwitch>();
+            m_switches[n]->Install(m_nodes.Get(n));
+        }
+        ReactEcmpTable& tab = isHost[n] ? m_routing[n]->GetTable() : m_switches[n]->GetTable();
+        tab.seed = MixSeed(cfg.seed, n + 1);
+        tab.recordPaths = cfg.recordPaths;
     }
+
+    struct Adj
+    {
+        uint32_t nbr, port;
+    };
+    std::vector<std::vector<Adj>> adj(nn);
+    std::vector<uint32_t> nIfaces(m_hostNode.size(), 0);
+    m_hostAddr.assign(m_hostNode.size(), Ipv4Address());
+    for (int32_t i = 0; i < t->nlinks; i++)
+    {
+        const react_link_t& l = t->links[i];
+        PointToPointHelper p2p;
+        p2p.DisableFlowControl();
+        p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate((uint64_t)l.rate_bps)));
+        p2p.SetDeviceAttribute("Mtu", UintegerValue(cfg.mtu));
+        p2p.SetChannelAttribute("Delay", TimeValue(Seconds(l.delay_s)));
+        NetDeviceContainer d = p2p.Install(m_nodes.Get((uint32_t)l.a), m_nodes.Get((uint32_t)l.b));
+        m_devA.push_back(DynamicCast<PointToPointNetDevice>(d.Get(0)));
+        m_devB.push_back(DynamicCast<PointToPointNetDevice>(d.Get(1)));
+        for (int side = 0; side < 2; side++)
+        {
+            uint32_t n = (uint32_t)(side ? l.b : l.a);
+            Ptr<PointToPointNetDevice> dev = side ? m_devB.back() : m_devA.back();
+            Ptr<ReactPortQueue> q = CreateObject<ReactPortQueue>();
+            q->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, (uint32_t)cfg.bufferBytes));
+            q->Configure(cfg.redMinTh, cfg.redMaxTh, MixSeed(cfg.seed ^ 0x5eedull, 2u * (uint64_t)i + (uint64_t)side),
+                         cfg.trackQueues && !isHost[n]);
+            dev->SetQueue(q);
+            m_queues.push_back(q);
+            uint32_t port;
+            if (isHost[n])
+            {
+                int32_t h = hostOfNode[n];
+                if (nIfaces[(size_t)h] >= ReactAddressBook::kMaxInterfaces)
+                    return "topology: host " + std::to_string(h) + " has more than " +
+                           std::to_string(ReactAddressBook::kMaxInterfaces) + " links";
+                Ipv4Address addr(ReactAddressBook::Address(h, nIfaces[(size_t)h]));
+                if (nIfaces[(size_t)h]++ == 0)
+                    m_hostAddr[(size_t)h] = addr;
+                int32_t ifi = ipv4[n]->AddInterface(dev);
+                ipv4[n]->AddAddress((uint32_t)ifi,
+                                    Ipv4InterfaceAddress(addr, Ipv4Mask("255.255.255.255")));
+                ipv4[n]->SetUp((uint32_t)ifi);
+                port = m_routing[n]->AddPort((uint32_t)ifi);
+            }
+            else
+                port = m_switches[n]->AddPort(dev);
+            adj[n].push_back(Adj{(uint32_t)(side ? l.a : l.b), port});
+        }
+    }
+    for (uint32_t h = 0; h < m_hostNode.size(); h++)
+        if (!nIfaces[h])
+            return "topology: host " + std::to_string(h) + " has no link";
+
+    /* ECMP tables: for every destination host, BFS over switches only. */
+    std::vector<std::vector<uint32_t>> offs(nn);
+    std::vector<std::vector<uint16_t>> ports(nn);
+    std::vector<int32_t> dist(nn);
+    std::deque<uint32_t> q;
+    for (uint32_t h = 0; h < m_hostNode.size(); h++)
+    {
+        uint32_t d = m_hostNode[h];
+        std::fill(dist.begin(), dist.end(), -1);
+        dist[d] = 0;
+        q.clear();
+        q.push_back(d);
+        while (!q.empty())
+        {
+            uint32_t u = q.front();
+            q.pop_front();
+            if (isHost[u] && u != d)
+                continue; /* hosts do not relay */
+            for (const Adj& a : adj[u])
+                if (dist[a.nbr] < 0)
+                {
+                    dist[a.nbr] = dist[u] + 1;
+                    q.push_back(a.nbr);
+                }
+        }
+        for (uint32_t n = 0; n < nn; n++)
+        {
+            offs[n].push_back((uint32_t)ports[n].size());
+            if (n == d || dist[n] <= 0)
+                continue;
+            for (const Adj& a : adj[n])
+                if (dist[a.nbr] == dist[n] - 1 && (a.nbr == d || !isHost[a.nbr]))
+                    ports[n].push_back((uint16_t)a.port);
+        }
+    }
+    for (uint32_t n = 0; n < nn; n++)
+    {
+        offs[n].push_back((uint32_t)ports[n].size());
+        ReactEcmpTable& tab = isHost[n] ? m_routing[n]->GetTable() : m_switches[n]->GetTable();
+        tab.offsets = std::move(offs[n]);
+        tab.ports = std::move(ports[n]);
+    }
+    return "";
+}
+
+std::string
+ReactNetworkHelper::BuildStock(const react_topology_t* t, const std::vector<char>& isHost)
+{
+    const ReactNetworkConfig& cfg = m_cfg;
+    uint32_t nn = (uint32_t)t->nnodes;
+    if (t->nlinks >= (1 << 22))
+        return "topology: too many links for the 10.0.0.0/8 plan (max 4194303)";
+    InternetStackHelper stack;
+    stack.SetIpv6StackInstall(false);
     stack.Install(m_nodes);
     for (uint32_t h = 0; h < m_hostNode.size(); h++)
     {
@@ -71,19 +218,11 @@ ReactNetworkHelper::Build(const react_topology_t* t, const ReactNetworkConfig& c
     ReactAckPacketFilter::GetTypeId(); /* make sure the filter is registered */
     uint32_t qpkts = (uint32_t)(cfg.bufferBytes / cfg.mtu);
     std::string qsize = std::to_string(qpkts) + "p";
-
-    struct Adj
-    {
-        uint32_t nbr, iface, port;
-    };
-    std::vector<std::vector<Adj>> adj(nn);
     std::vector<Ptr<Ipv4>> ipv4(nn);
     for (uint32_t n = 0; n < nn; n++)
         ipv4[n] = m_nodes.Get(n)->GetObject<Ipv4>();
     m_hostAddr.assign(m_hostNode.size(), Ipv4Address());
     std::vector<char> hostHasAddr(m_hostNode.size(), 0);
-    m_book = std::make_shared<ReactAddressBook>();
-    m_book->hostNode = m_hostNode;
     std::vector<int32_t> hostOfNode(nn, -1);
     for (uint32_t h = 0; h < m_hostNode.size(); h++)
         hostOfNode[m_hostNode[h]] = (int32_t)h;
@@ -122,15 +261,13 @@ ReactNetworkHelper::Build(const react_topology_t* t, const ReactNetworkConfig& c
             QueueDiscContainer qd = tch.Install(d.Get((uint32_t)side));
             Ptr<QueueDisc> root = qd.Get(0);
             m_roots.push_back(root);
-            {
-                Ptr<RedQueueDisc> red = DynamicCast<RedQueueDisc>(root->GetQueueDiscClass(1)->GetQueueDisc());
-                /* fixed streams: the same seed gives the same marks in every run of a process */
-                red->AssignStreams((int64_t)m_red.size());
-                if (cfg.trackQueues && !isHost[n])
-                    red->TraceConnectWithoutContext(
-                        "PacketsInQueue", MakeCallback(&ReactNetworkHelper::QueueLength, this));
-                m_red.push_back(red);
-            }
+            Ptr<RedQueueDisc> red = DynamicCast<RedQueueDisc>(root->GetQueueDiscClass(1)->GetQueueDisc());
+            /* fixed streams: the same seed gives the same marks in every run of a process */
+            red->AssignStreams((int64_t)m_red.size());
+            if (cfg.trackQueues && !isHost[n])
+                red->TraceConnectWithoutContext(
+                    "PacketsInQueue", MakeCallback(&ReactNetworkHelper::QueueLength, this));
+            m_red.push_back(red);
         }
         uint32_t base = (10u << 24) + 4u * (uint32_t)i;
         for (int side = 0; side < 2; side++)
@@ -141,97 +278,17 @@ ReactNetworkHelper::Build(const react_topology_t* t, const ReactNetworkConfig& c
             ipv4[n]->AddAddress((uint32_t)ifi, Ipv4InterfaceAddress(addr, Ipv4Mask("255.255.255.252")));
             ipv4[n]->SetUp((uint32_t)ifi);
             int32_t h = hostOfNode[n];
-            if (h >= 0)
+            if (h >= 0 && !hostHasAddr[(size_t)h])
             {
-                m_book->hostOfAddress[addr.Get()] = h;
-                if (!hostHasAddr[(size_t)h])
-                {
-                    m_hostAddr[(size_t)h] = addr;
-                    hostHasAddr[(size_t)h] = 1;
-                }
+                m_hostAddr[(size_t)h] = addr;
+                hostHasAddr[(size_t)h] = 1;
             }
-            adj[n].push_back(Adj{(uint32_t)(side ? l.a : l.b), (uint32_t)ifi, 0});
         }
     }
     for (uint32_t h = 0; h < m_hostNode.size(); h++)
         if (!hostHasAddr[h])
             return "topology: host " + std::to_string(h) + " has no link";
-
-    if (cfg.globalRouting)
-    {
-        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
-        return "";
-    }
-
-    /* ECMP tables: for every destination host, BFS over switches only. */
-    m_routing.resize(nn);
-    for (uint32_t n = 0; n < nn; n++)
-    {
-        Ptr<ReactEcmpRouting> r = DynamicCast<ReactEcmpRouting>(ipv4[n]->GetRoutingProtocol());
-        if (!r)
-            return "internal: node without ReactEcmpRouting";
-        r->SetAttribute("Seed", UintegerValue(MixSeed(cfg.seed, n + 1)));
-        r->SetAttribute("RecordPaths", BooleanValue(cfg.recordPaths));
-        r->SetAddressBook(m_book, n);
-        m_routing[n] = r;
-        for (Adj& a : adj[n])
-        {
-            uint32_t ab = a.nbr; /* neighbour's address on this link */
-            Ptr<Ipv4> nb = ipv4[ab];
-            Ptr<NetDevice> dev = ipv4[n]->GetNetDevice(a.iface);
-            Ptr<Channel> ch = dev->GetChannel();
-            Ipv4Address gw;
-            for (std::size_t k = 0; k < ch->GetNDevices(); k++)
-            {
-                Ptr<NetDevice> other = ch->GetDevice(k);
-                if (other != dev)
-                {
-                    int32_t oi = nb->GetInterfaceForDevice(other);
-                    gw = nb->GetAddress((uint32_t)oi, 0).GetLocal();
-                }
-            }
-            a.port = r->AddPort(a.iface, gw);
-        }
-    }
-    std::vector<std::vector<uint32_t>> offs(nn);
-    std::vector<std::vector<uint16_t>> ports(nn);
-    std::vector<int32_t> dist(nn);
-    std::deque<uint32_t> q;
-    for (uint32_t h = 0; h < m_hostNode.size(); h++)
-    {
-        uint32_t d = m_hostNode[h];
-        std::fill(dist.begin(), dist.end(), -1);
-        dist[d] = 0;
-        q.clear();
-        q.push_back(d);
-        while (!q.empty())
-        {
-            uint32_t u = q.front();
-            q.pop_front();
-            if (isHost[u] && u != d)
-                continue; /* hosts do not relay */
-            for (const Adj& a : adj[u])
-                if (dist[a.nbr] < 0)
-                {
-                    dist[a.nbr] = dist[u] + 1;
-                    q.push_back(a.nbr);
-                }
-        }
-        for (uint32_t n = 0; n < nn; n++)
-        {
-            offs[n].push_back((uint32_t)ports[n].size());
-            if (n == d || dist[n] <= 0)
-                continue;
-            for (const Adj& a : adj[n])
-                if (dist[a.nbr] == dist[n] - 1 && (a.nbr == d || !isHost[a.nbr]))
-                    ports[n].push_back((uint16_t)a.port);
-        }
-    }
-    for (uint32_t n = 0; n < nn; n++)
-    {
-        offs[n].push_back((uint32_t)ports[n].size());
-        m_routing[n]->SetTable(std::move(offs[n]), std::move(ports[n]));
-    }
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
     return "";
 }
 
@@ -260,6 +317,10 @@ ReactNetworkHelper::ConfigureTcpSocket(Ptr<Socket> s) const
     s->SetAttribute("TcpNoDelay", BooleanValue(true));
     s->SetAttribute("MinRto", TimeValue(MilliSeconds(1)));
     s->SetAttribute("ClockGranularity", TimeValue(MicroSeconds(1)));
+    /* ns-3 builds every parsed TCP option through its object factory, which
+     * cost 8% of a run when every segment carried a timestamp; RTT samples
+     * come from ns-3's own send history instead. */
+    s->SetAttribute("Timestamp", BooleanValue(false));
 }
 
 Ptr<Socket>
@@ -276,7 +337,28 @@ ReactNetworkHelper::GetPacketsSent() const
     uint64_t n = 0;
     for (const Ptr<QueueDisc>& q : m_roots)
         n += q->GetStats().nTotalSentPackets;
+    for (const Ptr<ReactPortQueue>& q : m_queues)
+        n += q->GetSent();
     return n;
+}
+
+uint32_t
+ReactNetworkHelper::GetMaxQueuePackets() const
+{
+    uint32_t m = m_maxQueue;
+    for (const Ptr<ReactPortQueue>& q : m_queues)
+        m = std::max(m, q->GetMaxDataDepth());
+    return m;
+}
+
+const std::map<uint64_t, std::set<uint16_t>>*
+ReactNetworkHelper::GetRecordedPaths(uint32_t n) const
+{
+    if (n < m_routing.size() && m_routing[n])
+        return &m_routing[n]->GetTable().paths;
+    if (n < m_switches.size() && m_switches[n])
+        return &m_switches[n]->GetTable().paths;
+    return nullptr;
 }
 
 uint64_t
@@ -288,6 +370,9 @@ ReactNetworkHelper::GetDrops() const
     for (size_t i = 0; i < m_devA.size(); i++)
         n += m_devA[i]->GetQueue()->GetTotalDroppedPackets() +
              m_devB[i]->GetQueue()->GetTotalDroppedPackets();
+    for (const Ptr<ReactSwitch>& sw : m_switches)
+        if (sw)
+            n += sw->GetNoRoute();
     return n;
 }
 
@@ -297,6 +382,8 @@ ReactNetworkHelper::GetEcnMarks() const
     uint64_t n = 0;
     for (const Ptr<RedQueueDisc>& q : m_red)
         n += q->GetStats().nTotalMarkedPackets;
+    for (const Ptr<ReactPortQueue>& q : m_queues)
+        n += q->GetMarks();
     return n;
 }
 

@@ -1,23 +1,32 @@
 /*
  * react-network-helper.h - builds an ns-3 network from a react_topology_t.
  *
- * Every node gets the Internet stack (IPv4 only) with ReactEcmpRouting (or
- * stock Ipv4GlobalRouting for reference runs), every link becomes a
- * point-to-point link with the link's rate and delay, a 1-packet device queue
- * and, above it, a PrioQueueDisc whose band 0 takes pure ACKs
- * (ReactAckPacketFilter) and band 1 data.  The data band is RED marking ECN
- * (instantaneous queue, MinTh 32, MaxTh 60 packets, marking probability 1 at
- * MaxTh, no hard drops, buffer 32 MiB per port) at every port, host NICs
- * included: ns-3's IP layer queues whatever TCP sends, so without marking at
- * the NIC a sender's whole window (megabytes) would wait in its own FIFO and
- * delay every other flow leaving that host by milliseconds.  Link i gets 10.0.0.0 + 4i /30, its
- * endpoint a the .1, b the .2 address; a host's address is that of its first
- * link.
+ * Every link becomes a point-to-point link with the link's rate and delay.
+ * Two constructions:
+ *
+ *  - REACT's (the default): hosts get the Internet stack (IPv4, DCTCP) with
+ *    ReactEcmpRouting; switches get no stack, only a ReactSwitch forwarding
+ *    below IP.  Every port's device queue is a ReactPortQueue: pure ACKs
+ *    ahead of data, RED-style ECN marking on the instantaneous data backlog
+ *    (MinTh 32, MaxTh 60 packets, probability 1 from MaxTh, no early
+ *    drops), 32 MiB of buffer.  Host NICs mark too: ns-3's IP layer queues
+ *    whatever TCP sends, so without marking at the NIC a sender's whole
+ *    window (megabytes) would wait in its own queue and delay every other
+ *    flow leaving that host by milliseconds.  Addresses follow
+ *    ReactAddressBook's plan (host index in the address).
+ *  - The stock reference (globalRouting): every node gets the Internet stack
+ *    with Ipv4GlobalRouting; every port a PrioQueueDisc (pure ACKs in band 0
+ *    via ReactAckPacketFilter, data in band 1 = RedQueueDisc with the same
+ *    thresholds) over a 1-packet device queue.  Link i gets 10.0.0.0 + 4i
+ *    /30.  bench-ns3 runs a plain BulkSend program on it to price REACT's
+ *    construction against stock ns-3.
  */
 #ifndef REACT_NETWORK_HELPER_H
 #define REACT_NETWORK_HELPER_H
 
 #include "react-ecmp-routing.h"
+#include "react-port-queue.h"
+#include "react-switch.h"
 
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
@@ -56,25 +65,30 @@ class ReactNetworkHelper
     Ptr<Node> GetHost(int32_t h) const { return m_nodes.Get(m_hostNode[(size_t)h]); }
     Ipv4Address GetHostAddress(int32_t h) const { return m_hostAddr[(size_t)h]; }
     Ptr<Node> GetNode(uint32_t n) const { return m_nodes.Get(n); }
-    const std::vector<Ptr<ReactEcmpRouting>>& GetRouting() const { return m_routing; }
+    /* With recordPaths: flow key -> ports used at node n (nullptr if none). */
+    const std::map<uint64_t, std::set<uint16_t>>* GetRecordedPaths(uint32_t n) const;
+    uint32_t GetNNodes() const { return m_nodes.GetN(); }
 
     /* Change both directions of link `link` to rate_bps. */
     std::string SetLinkRate(int32_t link, double rate_bps);
 
     /* A TCP socket on host h with the datacenter settings (SegmentSize from
      * the MTU, 8 MiB buffers, MinRto 1 ms, ClockGranularity 1 us, ACK every
-     * second segment or after 10 us, no Nagle). */
+     * second segment or after 10 us, no Nagle, no timestamp option). */
     Ptr<Socket> CreateTcpSocket(int32_t h) const;
     void ConfigureTcpSocket(Ptr<Socket> s) const;
-    uint32_t GetSegmentSize() const { return m_cfg.mtu - 52; }
+    /* IPv4 20 + TCP 20 bytes of headers: no timestamp option (see ConfigureTcpSocket) */
+    uint32_t GetSegmentSize() const { return m_cfg.mtu - 40; }
 
     /* Counters summed over every port. */
     uint64_t GetPacketsSent() const;
     uint64_t GetDrops() const;
     uint64_t GetEcnMarks() const;
-    uint32_t GetMaxQueuePackets() const { return m_maxQueue; }
+    uint32_t GetMaxQueuePackets() const;
 
   private:
+    std::string BuildStock(const react_topology_t* topo, const std::vector<char>& isHost);
+    std::string BuildReact(const react_topology_t* topo, const std::vector<char>& isHost);
     void QueueLength(uint32_t oldv, uint32_t newv);
 
     ReactNetworkConfig m_cfg;
@@ -84,8 +98,9 @@ class ReactNetworkHelper
     std::vector<Ptr<PointToPointNetDevice>> m_devA, m_devB; /* per link */
     std::vector<Ptr<QueueDisc>> m_roots;
     std::vector<Ptr<RedQueueDisc>> m_red;
-    std::vector<Ptr<ReactEcmpRouting>> m_routing;
-    std::shared_ptr<ReactAddressBook> m_book;
+    std::vector<Ptr<ReactPortQueue>> m_queues;      /* REACT: every port */
+    std::vector<Ptr<ReactEcmpRouting>> m_routing;   /* REACT: per node, hosts only */
+    std::vector<Ptr<ReactSwitch>> m_switches;       /* REACT: per node, switches only */
     uint32_t m_maxQueue = 0;
 };
 

@@ -4,8 +4,6 @@
 #include "ns3/output-stream-wrapper.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/uinteger.h"
-#include "ns3/boolean.h"
 
 namespace ns3 {
 
@@ -15,28 +13,15 @@ NS_OBJECT_ENSURE_REGISTERED(ReactEcmpRouting);
 TypeId
 ReactEcmpRouting::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::ReactEcmpRouting")
-            .SetParent<Ipv4RoutingProtocol>()
-            .SetGroupName("React")
-            .AddConstructor<ReactEcmpRouting>()
-            .AddAttribute("Seed",
-                          "Per-node seed mixed into the 5-tuple hash",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&ReactEcmpRouting::m_seed),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("RecordPaths",
-                          "Record the output ports each flow used (tests only; slow)",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&ReactEcmpRouting::m_recordPaths),
-                          MakeBooleanChecker());
+    static TypeId tid = TypeId("ns3::ReactEcmpRouting")
+                            .SetParent<Ipv4RoutingProtocol>()
+                            .SetGroupName("React")
+                            .AddConstructor<ReactEcmpRouting>();
     return tid;
 }
 
 ReactEcmpRouting::ReactEcmpRouting()
-    : m_seed(0),
-      m_recordPaths(false),
-      m_nodeId(0)
+    : m_host(-1)
 {
 }
 
@@ -47,34 +32,19 @@ ReactEcmpRouting::DoDispose()
 {
     m_routes.clear();
     m_ipv4 = nullptr;
-    m_book.reset();
     Ipv4RoutingProtocol::DoDispose();
 }
 
-void
-ReactEcmpRouting::SetAddressBook(std::shared_ptr<const ReactAddressBook> book, uint32_t nodeId)
-{
-    m_book = std::move(book);
-    m_nodeId = nodeId;
-}
-
 uint32_t
-ReactEcmpRouting::AddPort(uint32_t interface, Ipv4Address gateway)
+ReactEcmpRouting::AddPort(uint32_t interface)
 {
     Ptr<Ipv4Route> r = Create<Ipv4Route>();
-    r->SetGateway(gateway);
+    r->SetGateway(Ipv4Address::GetZero()); /* point-to-point: no next-hop address needed */
     r->SetOutputDevice(m_ipv4->GetNetDevice(interface));
     r->SetSource(m_ipv4->GetAddress(interface, 0).GetLocal());
     m_routes.push_back(r);
     m_portIf.push_back(interface);
     return (uint32_t)(m_routes.size() - 1);
-}
-
-void
-ReactEcmpRouting::SetTable(std::vector<uint32_t> offsets, std::vector<uint16_t> ports)
-{
-    m_offsets = std::move(offsets);
-    m_table = std::move(ports);
 }
 
 static inline uint64_t
@@ -94,21 +64,28 @@ ReactEcmpRouting::FlowKey(uint32_t src, uint32_t dst, uint16_t sport, uint16_t d
 }
 
 int32_t
-ReactEcmpRouting::SelectPort(const Ipv4Header& header, Ptr<const Packet> p) const
+ReactEcmpTable::Select(int32_t h, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
+                       uint8_t proto) const
 {
-    if (!m_book)
+    if (h < 0 || (size_t)h + 1 >= offsets.size())
         return -1;
-    auto it = m_book->hostOfAddress.find(header.GetDestination().Get());
-    if (it == m_book->hostOfAddress.end())
-        return -1;
-    uint32_t h = (uint32_t)it->second;
-    if (h + 1 >= m_offsets.size())
-        return -1;
-    uint32_t b = m_offsets[h], e = m_offsets[h + 1];
+    uint32_t b = offsets[(size_t)h], e = offsets[(size_t)h + 1];
     if (b == e)
         return -1;
-    if (e - b == 1 && !m_recordPaths)
-        return m_table[b];
+    if (e - b == 1 && !recordPaths)
+        return ports[b];
+    uint64_t key = ReactEcmpRouting::FlowKey(src, dst, sport, dport);
+    uint64_t hv = Mix64(key ^ Mix64(seed ^ proto));
+    uint16_t port = ports[b + (uint32_t)(hv % (e - b))];
+    if (recordPaths)
+        paths[key].insert(port);
+    return port;
+}
+
+int32_t
+ReactEcmpRouting::SelectPort(const Ipv4Header& header, Ptr<const Packet> p) const
+{
+    uint32_t dst = header.GetDestination().Get();
     uint16_t sport = 0, dport = 0;
     uint8_t proto = header.GetProtocol();
     if (p && (proto == 6 || proto == 17) && p->GetSize() >= 4)
@@ -118,12 +95,11 @@ ReactEcmpRouting::SelectPort(const Ipv4Header& header, Ptr<const Packet> p) cons
         sport = (uint16_t)(buf[0] << 8 | buf[1]);
         dport = (uint16_t)(buf[2] << 8 | buf[3]);
     }
-    uint64_t key = FlowKey(header.GetSource().Get(), header.GetDestination().Get(), sport, dport);
-    uint64_t hv = Mix64(key ^ Mix64(m_seed ^ proto));
-    uint16_t port = m_table[b + (uint32_t)(hv % (e - b))];
-    if (m_recordPaths && p)
-        m_paths[key].insert(port);
-    return port;
+    /* a socket asks before it has a source address: hash on the one it will get */
+    uint32_t src = header.GetSource().Get();
+    if (src == 0 && !m_routes.empty())
+        src = m_routes[0]->GetSource().Get();
+    return m_table.Select(ReactAddressBook::HostOf(dst), src, dst, sport, dport, proto);
 }
 
 Ptr<Ipv4Route>
@@ -153,23 +129,15 @@ ReactEcmpRouting::RouteInput(Ptr<const Packet> p,
                              ErrorCallback ecb)
 {
     (void)mcb;
-    if (!m_book)
-        return false;
-    auto it = m_book->hostOfAddress.find(header.GetDestination().Get());
-    if (it != m_book->hostOfAddress.end() &&
-        m_book->hostNode[(size_t)it->second] == m_nodeId)
+    (void)ucb;
+    /* hosts never relay: a packet here is for this host or has no route */
+    if (ReactAddressBook::HostOf(header.GetDestination().Get()) == m_host && m_host >= 0)
     {
         int32_t iif = m_ipv4->GetInterfaceForDevice(idev);
         lcb(p, header, (uint32_t)iif);
         return true;
     }
-    int32_t port = SelectPort(header, p);
-    if (port < 0)
-    {
-        ecb(p, header, Socket::ERROR_NOROUTETOHOST);
-        return true;
-    }
-    ucb(m_routes[(size_t)port], p, header);
+    ecb(p, header, Socket::ERROR_NOROUTETOHOST);
     return true;
 }
 
@@ -204,12 +172,12 @@ ReactEcmpRouting::PrintRoutingTable(Ptr<OutputStreamWrapper> stream, Time::Unit 
 {
     (void)unit;
     std::ostream* os = stream->GetStream();
-    *os << "ReactEcmpRouting node " << m_nodeId << " seed " << m_seed << "\n";
-    for (size_t h = 0; h + 1 < m_offsets.size(); h++)
+    *os << "ReactEcmpRouting host " << m_host << " seed " << m_table.seed << "\n";
+    for (size_t h = 0; h + 1 < m_table.offsets.size(); h++)
     {
         *os << "  host " << h << ":";
-        for (uint32_t i = m_offsets[h]; i < m_offsets[h + 1]; i++)
-            *os << " if" << m_portIf[m_table[i]];
+        for (uint32_t i = m_table.offsets[h]; i < m_table.offsets[h + 1]; i++)
+            *os << " if" << m_portIf[m_table.ports[i]];
         *os << "\n";
     }
 }

@@ -1,15 +1,19 @@
 /*
  * react-ecmp-routing.h - per-flow ECMP for REACT's ns-3 networks.
  *
- * ReactEcmpRouting is the only routing protocol of every node.  Its table is
- * filled once from the topology (ReactNetworkHelper computes, for every
- * destination host, the neighbours one hop closer on a shortest path, hosts
- * never relaying), so no global-routing computation or per-lookup route scan
- * happens: a lookup is a hash of the destination address to a host index,
- * one array slice of equal-cost output ports, and a 5-tuple hash mixed with
- * this switch's seed to pick one.  A flow (same addresses, ports, protocol)
- * therefore always takes the same port at a switch; different switches mix
- * different seeds so their choices are independent (no polarisation).
+ * ReactEcmpTable is one node's forwarding table, filled once from the
+ * topology (ReactNetworkHelper computes, for every destination host, the
+ * neighbours one hop closer on a shortest path, hosts never relaying), so no
+ * global-routing computation or per-lookup route scan happens: a lookup is
+ * the destination address turned into a host index (the address plan encodes
+ * it), one array slice of equal-cost output ports, and a 5-tuple hash mixed
+ * with this node's seed to pick one.  A flow (same addresses, ports,
+ * protocol) therefore always takes the same port at a node; different nodes
+ * mix different seeds so their choices are independent (no polarisation).
+ *
+ * Switches use the table in ReactSwitch (react-switch.h), below IP; hosts use
+ * it through ReactEcmpRouting, their only IPv4 routing protocol (a host with
+ * several links picks its first hop the same way).
  *
  * Chosen over reading Ipv4GlobalRouting's equal-cost routes: the notes on
  * ns-3.37 measure PopulateRoutingTables at 2-3 s on 771 nodes and a linear
@@ -25,16 +29,41 @@
 #include <map>
 #include <memory>
 #include <set>
-#include <unordered_map>
 #include <vector>
 
 namespace ns3 {
 
-/* Run-wide address book shared by every node's protocol. */
+/* The address plan: interface i (0..15) of host h (0 .. 2^20 - 2) is
+ * 10.0.0.0 + i * 2^20 + h + 1; switches have no addresses. */
 struct ReactAddressBook
 {
-    std::unordered_map<uint32_t, int32_t> hostOfAddress; /* any host interface address */
-    std::vector<uint32_t> hostNode;                      /* host index -> node id */
+    static constexpr uint32_t kMaxHosts = (1u << 20) - 1;
+    static constexpr uint32_t kMaxInterfaces = 16;
+    static uint32_t Address(int32_t host, uint32_t iface)
+    {
+        return (10u << 24) | iface << 20 | (uint32_t)(host + 1);
+    }
+    /* host index of an address of the plan, or -1 */
+    static int32_t HostOf(uint32_t addr)
+    {
+        if (addr >> 24 != 10u || (addr & 0xfffffu) == 0)
+            return -1;
+        return (int32_t)(addr & 0xfffffu) - 1;
+    }
+};
+
+/* One node's forwarding table and ECMP hash. */
+struct ReactEcmpTable
+{
+    uint64_t seed = 0;
+    bool recordPaths = false;
+    std::vector<uint32_t> offsets; /* candidate ports toward host h: */
+    std::vector<uint16_t> ports;   /* ports[offsets[h] .. offsets[h + 1]) */
+    mutable std::map<uint64_t, std::set<uint16_t>> paths; /* with recordPaths */
+
+    /* Output port for a packet to host dst (from the address plan), or -1. */
+    int32_t Select(int32_t dstHost, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
+                   uint8_t proto) const;
 };
 
 class ReactEcmpRouting : public Ipv4RoutingProtocol
@@ -45,17 +74,16 @@ class ReactEcmpRouting : public Ipv4RoutingProtocol
     ~ReactEcmpRouting() override;
 
     /* Table setup (by ReactNetworkHelper). */
-    void SetAddressBook(std::shared_ptr<const ReactAddressBook> book, uint32_t nodeId);
-    /* One output port: Ipv4 interface index and the neighbour's address. */
-    uint32_t AddPort(uint32_t interface, Ipv4Address gateway);
-    /* Candidate ports toward each host: ports[offsets[h] .. offsets[h+1]). */
-    void SetTable(std::vector<uint32_t> offsets, std::vector<uint16_t> ports);
+    void SetHost(int32_t host) { m_host = host; }
+    /* One output port: an Ipv4 interface index. */
+    uint32_t AddPort(uint32_t interface);
+    ReactEcmpTable& GetTable() { return m_table; }
 
     /* Output port this node picks for a packet (exposed for tests). */
     int32_t SelectPort(const Ipv4Header& header, Ptr<const Packet> p) const;
 
     /* With RecordPaths: flow key -> ports used (for the ECMP probe). */
-    const std::map<uint64_t, std::set<uint16_t>>& GetRecordedPaths() const { return m_paths; }
+    const std::map<uint64_t, std::set<uint16_t>>& GetRecordedPaths() const { return m_table.paths; }
     static uint64_t FlowKey(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport);
 
     Ptr<Ipv4Route> RouteOutput(Ptr<Packet> p,
@@ -82,15 +110,10 @@ class ReactEcmpRouting : public Ipv4RoutingProtocol
 
   private:
     Ptr<Ipv4> m_ipv4;
-    uint64_t m_seed;
-    bool m_recordPaths;
-    uint32_t m_nodeId;
-    std::shared_ptr<const ReactAddressBook> m_book;
+    int32_t m_host;
+    ReactEcmpTable m_table;
     std::vector<Ptr<Ipv4Route>> m_routes; /* per port */
     std::vector<uint32_t> m_portIf;       /* per port: interface index */
-    std::vector<uint32_t> m_offsets;
-    std::vector<uint16_t> m_table;
-    mutable std::map<uint64_t, std::set<uint16_t>> m_paths;
 };
 
 } // namespace ns3

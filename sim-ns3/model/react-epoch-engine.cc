@@ -487,7 +487,6 @@ ReactEpochEngine::Run(std::string* err, react_ns3_stats_t* stats)
     }
     if (m_opt.recordPaths)
     {
-        const std::vector<Ptr<ReactEcmpRouting>>& rt = m_net->GetRouting();
         for (Conn* c : m_flowConns)
         {
             uint64_t key = ReactEcmpRouting::FlowKey(m_net->GetHostAddress(c->src).Get(),
@@ -495,11 +494,13 @@ ReactEpochEngine::Run(std::string* err, react_ns3_stats_t* stats)
                                                      c->sport, kSinkPort);
             uint64_t id = 1469598103934665603ull;
             bool split = false;
-            for (size_t n = 0; n < rt.size(); n++)
+            for (uint32_t n = 0; n < m_net->GetNNodes(); n++)
             {
-                const auto& paths = rt[n]->GetRecordedPaths();
-                auto it = paths.find(key);
-                if (it == paths.end())
+                const auto* paths = m_net->GetRecordedPaths(n);
+                if (!paths)
+                    continue;
+                auto it = paths->find(key);
+                if (it == paths->end())
                     continue;
                 if (it->second.size() != 1)
                     split = true;
