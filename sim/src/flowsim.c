@@ -10,9 +10,15 @@
  *   starts      when all its predecessors (react_pattern_preds) have arrived
  *               (flows without predecessors: at the epoch's start);
  *   transmits   its bytes at its max-min rate until none are left (t_tx);
- *   arrives     at t_tx + D, D = sum of the one-way delays of its path's links;
+ *   arrives     at t_tx + D + Q, D = sum of the one-way delays of its path's
+ *               links, Q = the standing queue of the links on its path that
+ *               are the bottleneck of an external long-lived flow at t_tx
+ *               (REACT_FLOW_STANDING_QUEUE_PKTS x MTU / capacity each: DCTCP
+ *               keeps such a queue near its marking threshold);
  *   FCT         = arrival - start.
  * A flow alone on a path of bottleneck rate B therefore has FCT = 8 S / B + D.
+ * An external flow's bottleneck is the first link of its path among those
+ * that froze it in progressive filling (its sender's queue when tied).
  * Two ranks on the same host exchange data instantly (FCT 0).
  * Epoch e+1 of a job starts compute_gap_s after the last flow of epoch e
  * arrived; its first epoch starts at start_s.
@@ -57,6 +63,7 @@ typedef struct ent {
 	int alive;
 	double t0;       /* time rem was last brought up to date */
 	uint64_t ver;    /* version of its entry in the completion heap */
+	int32_t bneck;   /* external flows: the directed link that sets its rate, or -1 */
 } ent_t;
 
 typedef struct cev {
@@ -82,6 +89,9 @@ typedef struct sim {
 	int32_t maxhops, ndl;
 	double *cap;          /* per directed link, bytes/s */
 	double *ldelay;       /* per directed link */
+	int32_t *nqext;       /* per directed link: external flows bottlenecked there */
+	uint32_t *lround, round; /* per directed link: last filling round it was a bottleneck */
+	double qbytes;        /* standing DCTCP queue at such a link, bytes */
 	jstate_t *js;
 	ev_t *heap;
 	size_t nheap, heapcap;
@@ -253,6 +263,7 @@ static react_status_t add_ent(sim_t *s, ent_t e, double t)
 		id = (int32_t)s->nact++;
 	}
 	e.mark = 0;
+	e.bneck = -1;
 	e.alive = 1;
 	e.t0 = t;
 	e.rate = 0;
@@ -295,6 +306,9 @@ static react_status_t remove_ent(sim_t *s, int32_t id)
 		if ((st = push_seed(s, l)))
 			return st;
 	}
+	if (e->bneck >= 0)
+		s->nqext[e->bneck]--;
+	e->bneck = -1;
 	e->alive = 0;
 	s->freel[s->nfree++] = id;
 	s->nalive--;
@@ -358,9 +372,15 @@ static react_status_t solve(sim_t *s, double t)
 				best = sh;
 		}
 		double thr = best * (1 + 1e-12); /* equal shares up to rounding */
+		uint32_t round = ++s->round;
 		for (size_t u = 0; u < nused; u++) {
 			int32_t l = s->used[u];
-			if (s->cnt[l] == 0 || (s->rc[l] > 0 ? s->rc[l] / s->cnt[l] : 0) > thr)
+			if (s->cnt[l] > 0 && (s->rc[l] > 0 ? s->rc[l] / s->cnt[l] : 0) <= thr)
+				s->lround[l] = round;
+		}
+		for (size_t u = 0; u < nused; u++) {
+			int32_t l = s->used[u];
+			if (s->lround[l] != round)
 				continue;
 			for (int32_t p = 0; p < s->lcnt[l]; p++) {
 				ent_t *e = &s->act[s->lf[l][p]];
@@ -368,6 +388,21 @@ static react_status_t solve(sim_t *s, double t)
 					continue;
 				e->frozen = 1;
 				e->rate = best;
+				if (e->job < 0) {
+					/* its queue builds at the first saturated link of its path */
+					int32_t b = l;
+					for (int32_t k = 0; k < e->plen; k++)
+						if (s->lround[e->path[k]] == round) {
+							b = e->path[k];
+							break;
+						}
+					if (e->bneck != b) {
+						if (e->bneck >= 0)
+							s->nqext[e->bneck]--;
+						s->nqext[b]++;
+						e->bneck = b;
+					}
+				}
 				for (int32_t k = 0; k < e->plen; k++) {
 					s->rc[e->path[k]] -= best;
 					s->cnt[e->path[k]]--;
@@ -423,7 +458,21 @@ static react_status_t start_flow(sim_t *s, int32_t j, size_t f, double t)
 		s->st.flow_events++;
 		return push(s, t + d, EV_ARRIVE, j, (int64_t)f);
 	}
-	return add_ent(s, (ent_t){j, (int32_t)f, (double)fl->bytes, 0, path, len, 0, 0, 0, 0, 0}, t);
+	return add_ent(s, (ent_t){j, (int32_t)f, (double)fl->bytes, 0, path, len, 0, 0, 0, 0, 0, -1}, t);
+}
+
+/* Queueing delay of flow f's last byte: DCTCP holds the queue of a link
+ * that long-lived flows saturate near its marking threshold, so every
+ * saturated link of an external flow adds qbytes / capacity. */
+static double standing_queue(const sim_t *s, int32_t j, size_t f)
+{
+	const jstate_t *J = &s->js[j];
+	const int32_t *path = &J->paths[f * (size_t)s->maxhops];
+	double q = 0;
+	for (int32_t i = 0; i < J->plen[f]; i++)
+		if (s->nqext[path[i]] > 0)
+			q += s->qbytes / s->cap[path[i]];
+	return q;
 }
 
 static react_status_t grow_job(jstate_t *J, size_t n, size_t maxhops, size_t npreds)
@@ -601,7 +650,7 @@ static void sim_free(sim_t *s)
 		}
 	free(s->js);
 	react_routing_destroy(s->rt);
-	free(s->cap); free(s->ldelay); free(s->heap); free(s->act);
+	free(s->cap); free(s->ldelay); free(s->nqext); free(s->lround); free(s->heap); free(s->act);
 	free(s->ext_paths); free(s->ext_off);
 	if (s->lf)
 		for (int32_t l = 0; l < s->ndl; l++)
@@ -638,6 +687,8 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 	size_t nd = (size_t)s.ndl + 1;
 	s.cap = malloc(nd * sizeof *s.cap);
 	s.ldelay = malloc(nd * sizeof *s.ldelay);
+	s.nqext = calloc(nd, sizeof *s.nqext);
+	s.lround = calloc(nd, sizeof *s.lround);
 	s.rc = malloc(nd * sizeof *s.rc);
 	s.cnt = calloc(nd, sizeof *s.cnt);
 	s.lf = calloc(nd, sizeof *s.lf);
@@ -653,7 +704,8 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 	s.ext_off = malloc((cfg->next + 1) * sizeof *s.ext_off);
 	s.ext_paths = malloc((ncopies * (size_t)s.maxhops + 1) * sizeof *s.ext_paths);
 	st = REACT_ENOMEM;
-	if (!s.cap || !s.ldelay || !s.rc || !s.cnt || !s.lf || !s.lcnt || !s.lcap || !s.lstamp || !s.used || !s.used_all || !s.js ||
+	s.qbytes = REACT_FLOW_STANDING_QUEUE_PKTS * (double)(cfg->mtu ? cfg->mtu : 1500);
+	if (!s.cap || !s.ldelay || !s.nqext || !s.lround || !s.rc || !s.cnt || !s.lf || !s.lcnt || !s.lcap || !s.lstamp || !s.used || !s.used_all || !s.js ||
 	    !s.ext_off || !s.ext_paths)
 		goto fail;
 	for (int32_t l = 0; l < s.t->nlinks; l++) {
@@ -719,7 +771,8 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 			if ((st = remove_ent(&s, id)))
 				goto fail;
 			dirty = 1;
-			if ((st = push(&s, t + s.js[j].pdelay[f], EV_ARRIVE, j, (int64_t)f)))
+			if ((st = push(&s, t + s.js[j].pdelay[f] + standing_queue(&s, j, f), EV_ARRIVE, j,
+			               (int64_t)f)))
 				goto fail;
 		}
 		while (s.nheap && s.heap[0].t <= t) {
@@ -744,7 +797,7 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 					if ((st = react_routing_path(s.rt, cfg->ext[e.idx].src_host,
 					                             cfg->ext[e.idx].dst_host, sport, cfg->seed, p,
 					                             s.maxhops, &len)) ||
-					    (st = add_ent(&s, (ent_t){-1, (int32_t)e.idx, 0, 0, p, len, 0, 0, 0, 0, 0}, t)))
+					    (st = add_ent(&s, (ent_t){-1, (int32_t)e.idx, 0, 0, p, len, 0, 0, 0, 0, 0, -1}, t)))
 						goto fail;
 				}
 				break;

@@ -163,11 +163,28 @@ Test(flowsim, external_flows_slow_only_their_links)
 		r.ext = &x;
 		st_ctx_t c = {.pat = {p}};
 		run_ok(&r, &c);
-		NEAR(c.rec[0][0].fct[0], 8 * S * (1 + cnt) / B + 2 * D);
+		/* the shared link is the external flows' bottleneck: DCTCP's standing
+		 * queue (K packets of the default 1500-byte MTU) delays the last byte */
+		double q = cnt ? REACT_FLOW_STANDING_QUEUE_PKTS * 1500.0 * 8 / B : 0;
+		NEAR(c.rec[0][0].fct[0], 8 * S * (1 + cnt) / B + 2 * D + q);
 		NEAR(c.rec[0][0].fct[1], 8 * S / B + 2 * D);
 		st_free(&c);
 	}
-	/* an external flow that stops at 40 us: half rate until then, full after */
+	/* the queue scales with the MTU */
+	{
+		react_job_cfg_t j9 = st_job(4, hosts, 1);
+		react_ext_flow_t x9 = {4, 1, 2, 0, 0};
+		react_run_cfg_t r9 = st_run(t, 1, &j9);
+		r9.next = 1;
+		r9.ext = &x9;
+		r9.mtu = 9000;
+		st_ctx_t c9 = {.pat = {p}};
+		run_ok(&r9, &c9);
+		NEAR(c9.rec[0][0].fct[0], 8 * S * 3 / B + 2 * D + REACT_FLOW_STANDING_QUEUE_PKTS * 9000.0 * 8 / B);
+		st_free(&c9);
+	}
+	/* an external flow that stops at 40 us: half rate until then, full after;
+	 * no standing queue once it is gone */
 	react_job_cfg_t j = st_job(4, hosts, 1);
 	react_ext_flow_t x = {4, 1, 1, 0, 40e-6};
 	react_run_cfg_t r = st_run(t, 1, &j);

@@ -15,6 +15,12 @@
 extern "C" {
 #endif
 
+/* Standing queue, in packets of the run's MTU, that DCTCP keeps at a link
+ * saturated by long-lived (external) flows: the ECN marking threshold K
+ * (RED MinTh of the ns-3 backend).  Pattern flows crossing such a link
+ * arrive K * MTU / capacity later. */
+#define REACT_FLOW_STANDING_QUEUE_PKTS 32
+
 typedef struct react_flowsim_stats {
 	uint64_t flow_events;  /* flow starts + flow completions (pattern and external) */
 	uint64_t rate_solves;  /* max-min recomputations */
