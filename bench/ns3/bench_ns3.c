@@ -1,7 +1,10 @@
 /*
  * bench-ns3: cost of the ns-3 packet-level backend.
  *
- *   bench-ns3 [--epochs E] [--quick]
+ *   bench-ns3 [--epochs E] [--quick] [--backend-only]
+ *
+ * --backend-only: only part 1 without the plain program, so that
+ * `--epochs 100` measures the paper's 100-epoch run outright.
  *
  * 1. The fig5a run (8 ranks, tree AllReduce, 20 MB, fat-tree k=8, 100 Gbps,
  *    1 us, no congestion) for E epochs (default 3) at MTU 1500 and 9000:
@@ -112,14 +115,16 @@ static void row(const char *what, const react_ns3_stats_t *s)
 int main(int argc, char **argv)
 {
 	int64_t epochs = 3;
-	int quick = 0;
+	int quick = 0, only = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--epochs") && i + 1 < argc)
 			epochs = atoll(argv[++i]);
 		else if (!strcmp(argv[i], "--quick"))
 			quick = 1;
+		else if (!strcmp(argv[i], "--backend-only"))
+			only = 1;
 		else {
-			fprintf(stderr, "usage: bench-ns3 [--epochs E] [--quick]\n");
+			fprintf(stderr, "usage: bench-ns3 [--epochs E] [--quick] [--backend-only]\n");
 			return 2;
 		}
 	}
@@ -135,10 +140,15 @@ int main(int argc, char **argv)
 	uint32_t mtus[2] = {1500, 9000};
 	for (int m = 0; m < 2; m++) {
 		react_ns3_stats_t s, pl;
-		if (run_one(ft, 8, quick ? 2000000 : 20000000, epochs, mtus[m], &s, &pl))
+		if (run_one(ft, 8, quick ? 2000000 : 20000000, epochs, mtus[m], &s, only ? NULL : &pl))
 			return 2;
 		printf("MTU %u:\n", mtus[m]);
 		row("react backend", &s);
+		if (only) {
+			printf("  %lld epochs measured: %.0f s (%.1f min)\n", (long long)epochs, s.wall_s,
+			       s.wall_s / 60);
+			continue;
+		}
 		row("plain ns-3 BulkSend, global routing", &pl);
 		double sr = s.wall_s - s.build_s, pr = pl.wall_s - pl.build_s;
 		double e100 = s.build_s + sr / (double)epochs * 100;
@@ -147,6 +157,8 @@ int main(int argc, char **argv)
 		printf("  100 epochs extrapolated: build + 100 x %.2f s = %.0f s (%.1f min)\n",
 		       sr / (double)epochs, e100, e100 / 60);
 	}
+	if (only)
+		goto out;
 	printf("growth, MTU 9000, 1 epoch:\n");
 	uint64_t sizes[3] = {2000000, 8000000, 20000000};
 	double base = 0;
@@ -173,6 +185,7 @@ int main(int argc, char **argv)
 			base = s.wall_s - s.build_s;
 		printf("    simulation wall vs 4 ranks: %.2fx\n", (s.wall_s - s.build_s) / base);
 	}
+out:
 	react_topology_destroy(ft);
 	return 0;
 }
