@@ -97,7 +97,9 @@ ReactNetworkHelper::BuildReact(const react_topology_t* t, const std::vector<char
             m_switches[n]->Install(m_nodes.Get(n));
         }
         ReactEcmpTable& tab = isHost[n] ? m_routing[n]->GetTable() : m_switches[n]->GetTable();
-        tab.seed = MixSeed(cfg.seed, n + 1);
+        tab.seed = cfg.seed;
+        tab.node = (int32_t)n;
+        tab.labels = &m_labels;
         tab.recordPaths = cfg.recordPaths;
     }
 

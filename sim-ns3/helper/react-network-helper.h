@@ -68,6 +68,8 @@ class ReactNetworkHelper
     /* With recordPaths: flow key -> ports used at node n (nullptr if none). */
     const std::map<uint64_t, std::set<uint16_t>>* GetRecordedPaths(uint32_t n) const;
     uint32_t GetNNodes() const { return m_nodes.GetN(); }
+    /* Connection labels every node's ECMP choice reads (REACT construction). */
+    ReactFlowLabels& GetLabels() { return m_labels; }
 
     /* Change both directions of link `link` to rate_bps. */
     std::string SetLinkRate(int32_t link, double rate_bps);
@@ -101,6 +103,7 @@ class ReactNetworkHelper
     std::vector<Ptr<ReactPortQueue>> m_queues;      /* REACT: every port */
     std::vector<Ptr<ReactEcmpRouting>> m_routing;   /* REACT: per node, hosts only */
     std::vector<Ptr<ReactSwitch>> m_switches;       /* REACT: per node, switches only */
+    ReactFlowLabels m_labels;
     uint32_t m_maxQueue = 0;
 };
 

@@ -1,6 +1,7 @@
 #include "react-ecmp-routing.h"
 
 #include "ns3/log.h"
+#include "react/routing.h"
 #include "ns3/output-stream-wrapper.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -63,6 +64,20 @@ ReactEcmpRouting::FlowKey(uint32_t src, uint32_t dst, uint16_t sport, uint16_t d
     return Mix64(((uint64_t)src << 32 | dst) ^ Mix64((uint64_t)sport << 16 | dport));
 }
 
+void
+ReactFlowLabels::Set(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, uint32_t label)
+{
+    byKey[ReactEcmpRouting::FlowKey(src, dst, sport, dport)] = label;
+    byKey[ReactEcmpRouting::FlowKey(dst, src, dport, sport)] = label;
+}
+
+uint32_t
+ReactFlowLabels::Get(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport) const
+{
+    auto it = byKey.find(ReactEcmpRouting::FlowKey(src, dst, sport, dport));
+    return it == byKey.end() ? sport : it->second;
+}
+
 int32_t
 ReactEcmpTable::Select(int32_t h, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
                        uint8_t proto) const
@@ -74,11 +89,14 @@ ReactEcmpTable::Select(int32_t h, uint32_t src, uint32_t dst, uint16_t sport, ui
         return -1;
     if (e - b == 1 && !recordPaths)
         return ports[b];
-    uint64_t key = ReactEcmpRouting::FlowKey(src, dst, sport, dport);
-    uint64_t hv = Mix64(key ^ Mix64(seed ^ proto));
+    (void)proto;
+    uint32_t label = labels ? labels->Get(src, dst, sport, dport) : sport;
+    /* ACKs carry their connection's label; the flow-level backend routes
+     * no ACKs, so their (reverse) path only has to be fixed per connection */
+    uint64_t hv = react_ecmp_hash(seed, ReactAddressBook::HostOf(src), h, label, node);
     uint16_t port = ports[b + (uint32_t)(hv % (e - b))];
     if (recordPaths)
-        paths[key].insert(port);
+        paths[ReactEcmpRouting::FlowKey(src, dst, sport, dport)].insert(port);
     return port;
 }
 

@@ -29,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3 {
@@ -52,10 +53,27 @@ struct ReactAddressBook
     }
 };
 
-/* One node's forwarding table and ECMP hash. */
+/* Flow labels of the run's connections, keyed by ReactEcmpRouting::FlowKey
+ * of their 5-tuple, both directions (the ACKs of a connection carry its
+ * label too).  The engine registers each connection's label
+ * (react_flow_label / react_ext_label) when it opens it. */
+struct ReactFlowLabels
+{
+    std::unordered_map<uint64_t, uint32_t> byKey;
+    void Set(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, uint32_t label);
+    /* the registered label, or sport for an unknown 5-tuple */
+    uint32_t Get(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport) const;
+};
+
+/* One node's forwarding table.  The ECMP choice is the one of
+ * react/routing.h, shared with the flow-level backend: candidate
+ * react_ecmp_hash(seed, source host, destination host, flow label, node)
+ * modulo the number of equal-cost next hops, in increasing link order. */
 struct ReactEcmpTable
 {
-    uint64_t seed = 0;
+    uint64_t seed = 0;           /* the run's seed */
+    int32_t node = 0;            /* topology node index */
+    const ReactFlowLabels* labels = nullptr;
     bool recordPaths = false;
     std::vector<uint32_t> offsets; /* candidate ports toward host h: */
     std::vector<uint16_t> ports;   /* ports[offsets[h] .. offsets[h + 1]) */

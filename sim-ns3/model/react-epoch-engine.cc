@@ -4,6 +4,8 @@
 #include "ns3/tcp-dctcp.h"
 #include "ns3/tcp-socket-base.h"
 
+#include "react/routing.h"
+
 #include <algorithm>
 #include <chrono>
 #include <sstream>
@@ -120,7 +122,7 @@ ReactEpochEngine::AlphaChange(ReactEpochEngine* e, uint32_t, uint32_t, double al
 }
 
 ReactEpochEngine::Conn*
-ReactEpochEngine::OpenConn(int32_t src, int32_t dst, bool unlimited)
+ReactEpochEngine::OpenConn(int32_t src, int32_t dst, bool unlimited, uint32_t label)
 {
     uint32_t port = m_nextPort[(size_t)src]++;
     if (port > kLastPort)
@@ -149,6 +151,7 @@ ReactEpochEngine::OpenConn(int32_t src, int32_t dst, bool unlimited)
                                        MakeBoundCallback(&ReactEpochEngine::CwndChange, this));
     }
     Ipv4Address sa = m_net->GetHostAddress(src);
+    m_net->GetLabels().Set(sa.Get(), m_net->GetHostAddress(dst).Get(), c->sport, kSinkPort, label);
     if (c->tx->Bind(InetSocketAddress(sa, c->sport)) != 0)
     {
         Abort(REACT_EBACKEND, "could not bind source port " + std::to_string(port));
@@ -241,7 +244,7 @@ ReactEpochEngine::StartEpoch(int32_t j)
     J.remaining = nf;
     J.epochStart = Simulator::Now().GetSeconds();
     int32_t ports = m_cfg->ecmp_ports > 0 ? m_cfg->ecmp_ports : 1;
-    std::map<std::pair<int32_t, int32_t>, int32_t> occ;
+    std::map<std::pair<int32_t, int32_t>, uint32_t> occ;
     for (size_t f = 0; f < nf; f++)
     {
         const react_flow_t& fl = J.pat->flows[f];
@@ -253,21 +256,20 @@ ReactEpochEngine::StartEpoch(int32_t j)
         int32_t s = J.cfg->hosts[fl.src], d = J.cfg->hosts[fl.dst];
         if (s == d || fl.bytes == 0)
             continue;
-        int32_t o = occ[{s, d}]++;
-        std::vector<Conn*>& v = J.conns[std::make_tuple(s, d, o)];
+        uint64_t key = react_flow_key(s, d, occ[{s, d}]++);
+        std::vector<Conn*>& v = J.conns[key];
         if (v.empty())
         {
             for (int32_t k = 0; k < ports; k++)
             {
-                Conn* c = OpenConn(s, d, false);
+                Conn* c = OpenConn(s, d, false, react_flow_label(m_cfg->seed, j, key, (uint64_t)k));
                 if (!c)
                     return;
                 v.push_back(c);
                 m_flowConns.push_back(c);
             }
         }
-        uint64_t h = Mix(m_cfg->seed ^ Mix((uint64_t)j << 48 ^ (uint64_t)J.epoch << 20 ^ f));
-        J.flowConn[f] = v[h % (uint64_t)ports];
+        J.flowConn[f] = v[react_flow_conn(m_cfg->seed, j, J.epoch, f, ports)];
     }
     if (nf == 0)
     {
@@ -359,7 +361,7 @@ ReactEpochEngine::StartExternal(size_t i)
     const react_ext_flow_t& e = m_cfg->ext[i];
     for (int32_t k = 0; k < e.count; k++)
     {
-        Conn* c = OpenConn(e.src_host, e.dst_host, true);
+        Conn* c = OpenConn(e.src_host, e.dst_host, true, react_ext_label(m_cfg->seed, i, (uint64_t)k));
         if (!c)
             return;
         m_ext[i].push_back(c);

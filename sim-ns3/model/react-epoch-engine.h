@@ -3,11 +3,13 @@
  * network, epoch by epoch, with the semantics of react/backend.h.
  *
  * Transport: a logical flow of a job is identified by (source host,
- * destination host, occurrence of that host pair among the pattern's flows).
- * It owns cfg->ecmp_ports TCP connections, opened once, the first time the
- * flow appears, each on its own source port (so each hashes onto its own
- * ECMP path).  Every epoch one connection, drawn from (seed, job, epoch, flow
- * id), carries the flow's bytes.  A connection is a byte stream, so every
+ * destination host, occurrence of that host pair among the pattern's flows),
+ * react_flow_key, as in the flow-level backend.  It owns cfg->ecmp_ports TCP
+ * connections, opened once, the first time the flow appears; connection k
+ * carries the flow label react_flow_label(seed, job, key, k), which every
+ * switch's ECMP hash reads, so each connection takes the path the
+ * flow-level backend gives it.  Every epoch connection
+ * react_flow_conn(seed, job, epoch, flow) carries the flow's bytes.  A connection is a byte stream, so every
  * transfer on it ends at a known cumulative offset; the receiver counts bytes
  * and the flow arrives when its last byte does.  A flow starts when all its
  * react_pattern_preds have arrived; an epoch ends when all flows have, and
@@ -80,7 +82,8 @@ class ReactEpochEngine
         std::vector<int32_t> pending;
         std::vector<std::vector<size_t>> succ;
         std::vector<Conn*> flowConn;
-        std::map<std::tuple<int32_t, int32_t, int32_t>, std::vector<Conn*>> conns;
+        /* react_flow_key of a logical flow -> its connections */
+        std::unordered_map<uint64_t, std::vector<Conn*>> conns;
     };
 
   public:
@@ -96,7 +99,7 @@ class ReactEpochEngine
     };
 
   private:
-    Conn* OpenConn(int32_t src, int32_t dst, bool unlimited);
+    Conn* OpenConn(int32_t src, int32_t dst, bool unlimited, uint32_t label);
     void EnsureListener(int32_t host);
     bool AcceptRequest(Ptr<Socket> s, const Address& from);
     void NewConnection(Ptr<Socket> s, const Address& from);

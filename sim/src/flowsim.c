@@ -79,6 +79,8 @@ typedef struct jstate {
 	const react_pattern_t *pat;
 	size_t nflows, cap, narrived, *succ_off, *succ, succ_cap;
 	double *start, *fct, *pdelay, epoch_start;
+	uint64_t *fkey;                 /* per flow: react_flow_key of its logical flow */
+	const react_pattern_t *keyed;   /* the pattern fkey belongs to */
 	int32_t *npend, *paths, *plen;
 } jstate_t;
 
@@ -117,10 +119,6 @@ typedef struct sim {
 	size_t errlen;
 } sim_t;
 
-static uint64_t h4(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
-{
-	return react_ecmp_hash(seed, (int32_t)a, (int32_t)b, (uint32_t)c, (int32_t)(c >> 32));
-}
 
 /* ---- event heap, ordered by (time, sequence) ---- */
 static int ev_less(const ev_t *a, const ev_t *b)
@@ -442,8 +440,8 @@ static react_status_t start_flow(sim_t *s, int32_t j, size_t f, double t)
 	const react_flow_t *fl = &J->pat->flows[f];
 	const react_run_cfg_t *c = s->cfg;
 	int32_t src = J->cfg->hosts[fl->src], dst = J->cfg->hosts[fl->dst];
-	uint64_t k = h4(c->seed, (uint64_t)j, (uint64_t)J->epoch, f) % (uint64_t)c->ecmp_ports;
-	uint32_t sport = (uint32_t)h4(c->seed ^ 0x706f7274ULL, (uint64_t)j, f, k);
+	uint64_t k = react_flow_conn(c->seed, j, J->epoch, f, c->ecmp_ports);
+	uint32_t sport = react_flow_label(c->seed, j, J->fkey[f], k);
 	int32_t *path = &J->paths[f * (size_t)s->maxhops], len = 0;
 	react_status_t st;
 	J->start[f] = t;
@@ -480,7 +478,8 @@ static react_status_t grow_job(jstate_t *J, size_t n, size_t maxhops, size_t npr
 	if (n > J->cap) {
 		size_t nc = n;
 #define RE(p) do { void *q = realloc(p, nc * sizeof *(p)); if (!q) return REACT_ENOMEM; p = q; } while (0)
-		RE(J->start); RE(J->fct); RE(J->pdelay); RE(J->npend); RE(J->plen);
+		RE(J->start); RE(J->fct); RE(J->pdelay); RE(J->npend); RE(J->plen); RE(J->fkey);
+		J->keyed = NULL;
 		void *q = realloc(J->succ_off, (nc + 1) * sizeof *J->succ_off);
 		if (!q)
 			return REACT_ENOMEM;
@@ -504,6 +503,46 @@ static react_status_t grow_job(jstate_t *J, size_t n, size_t maxhops, size_t npr
 
 static react_status_t epoch_end(sim_t *s, int32_t j, double t, const react_driver_cb_t *cb);
 
+typedef struct pairf {
+	int32_t src, dst;
+	size_t f;
+} pairf_t;
+
+static int pairf_cmp(const void *a, const void *b)
+{
+	const pairf_t *x = a, *y = b;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	if (x->dst != y->dst)
+		return x->dst < y->dst ? -1 : 1;
+	return x->f < y->f ? -1 : x->f > y->f;
+}
+
+/* J->fkey for pattern p: occurrence of each flow's host pair, in flow order */
+static react_status_t key_flows(jstate_t *J, const react_pattern_t *p)
+{
+	size_t n = p->nflows, m = 0;
+	pairf_t *v = malloc((n ? n : 1) * sizeof *v);
+	if (!v)
+		return REACT_ENOMEM;
+	for (size_t f = 0; f < n; f++) {
+		const react_flow_t *fl = &p->flows[f];
+		int32_t sh = J->cfg->hosts[fl->src], dh = J->cfg->hosts[fl->dst];
+		J->fkey[f] = 0;
+		if (sh != dh && fl->bytes > 0)
+			v[m++] = (pairf_t){sh, dh, f};
+	}
+	qsort(v, m, sizeof *v, pairf_cmp);
+	uint32_t occ = 0;
+	for (size_t i = 0; i < m; i++) {
+		occ = i && v[i].src == v[i - 1].src && v[i].dst == v[i - 1].dst ? occ + 1 : 0;
+		J->fkey[v[i].f] = react_flow_key(v[i].src, v[i].dst, occ);
+	}
+	free(v);
+	J->keyed = p;
+	return REACT_OK;
+}
+
 static react_status_t epoch_begin(sim_t *s, int32_t j, double t, const react_driver_cb_t *cb)
 {
 	jstate_t *J = &s->js[j];
@@ -526,6 +565,8 @@ static react_status_t epoch_begin(sim_t *s, int32_t j, double t, const react_dri
 		np += react_pattern_preds(p, f, &pr);
 	}
 	if ((st = grow_job(J, n, (size_t)s->maxhops, np)))
+		return st;
+	if (J->keyed != p && (st = key_flows(J, p)))
 		return st;
 	J->pat = p;
 	J->nflows = n;
@@ -646,6 +687,7 @@ static void sim_free(sim_t *s)
 		for (int32_t j = 0; j < s->cfg->njobs; j++) {
 			jstate_t *J = &s->js[j];
 			free(J->start); free(J->fct); free(J->pdelay); free(J->npend); free(J->plen);
+			free(J->fkey);
 			free(J->succ_off); free(J->succ); free(J->paths);
 		}
 	free(s->js);
@@ -721,7 +763,7 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 		const react_ext_flow_t *e = &cfg->ext[x];
 		s.ext_off[x] = ncopies;
 		for (int32_t c = 0; c < e->count; c++, ncopies++) {
-			uint32_t sport = (uint32_t)h4(cfg->seed ^ 0x65787465726eULL, x, (uint64_t)c, 0);
+			uint32_t sport = react_ext_label(cfg->seed, x, (uint64_t)c);
 			int32_t len;
 			int32_t *p = &s.ext_paths[ncopies * (size_t)s.maxhops];
 			if ((st = react_routing_path(s.rt, e->src_host, e->dst_host, sport, cfg->seed, p,
@@ -792,8 +834,8 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 				for (size_t c = s.ext_off[e.idx]; c < s.ext_off[e.idx + 1]; c++) {
 					int32_t len = 0;
 					int32_t *p = &s.ext_paths[c * (size_t)s.maxhops];
-					uint32_t sport = (uint32_t)h4(cfg->seed ^ 0x65787465726eULL, (uint64_t)e.idx,
-					                              c - s.ext_off[e.idx], 0);
+					uint32_t sport = react_ext_label(cfg->seed, (uint64_t)e.idx,
+					                                 c - s.ext_off[e.idx]);
 					if ((st = react_routing_path(s.rt, cfg->ext[e.idx].src_host,
 					                             cfg->ext[e.idx].dst_host, sport, cfg->seed, p,
 					                             s.maxhops, &len)) ||

@@ -150,6 +150,32 @@ uint64_t react_ecmp_hash(uint64_t seed, int32_t src_host, int32_t dst_host, uint
 	return mix(h ^ ((uint64_t)(uint32_t)node << 3));
 }
 
+static uint64_t h4(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
+{
+	return react_ecmp_hash(seed, (int32_t)a, (int32_t)b, (uint32_t)c, (int32_t)(c >> 32));
+}
+
+uint64_t react_flow_key(int32_t src_host, int32_t dst_host, uint32_t occurrence)
+{
+	return mix(mix((uint64_t)(uint32_t)src_host << 32 | (uint32_t)dst_host) ^ occurrence);
+}
+
+uint32_t react_flow_label(uint64_t seed, int32_t job, uint64_t key, uint64_t k)
+{
+	return (uint32_t)h4(seed ^ 0x706f7274ULL, (uint64_t)job, key, k);
+}
+
+uint32_t react_ext_label(uint64_t seed, uint64_t ext, uint64_t copy)
+{
+	return (uint32_t)h4(seed ^ 0x65787465726eULL, ext, copy, 0);
+}
+
+uint64_t react_flow_conn(uint64_t seed, int32_t job, int64_t epoch, uint64_t flow,
+                         int32_t ecmp_ports)
+{
+	return h4(seed, (uint64_t)job, (uint64_t)epoch, flow) % (uint64_t)(ecmp_ports > 0 ? ecmp_ports : 1);
+}
+
 react_status_t react_routing_path(const react_routing_t *r, int32_t src_host, int32_t dst_host,
                                   uint32_t sport, uint64_t seed, int32_t *dlinks, int32_t cap,
                                   int32_t *len)

@@ -50,6 +50,23 @@ react_status_t react_routing_path(const react_routing_t *r, int32_t src_host, in
                                   uint32_t sport, uint64_t seed, int32_t *dlinks, int32_t cap,
                                   int32_t *len);
 
+/* Flow labels, shared by every backend so that a connection takes the same
+ * path in each (the label is the `sport` argument above).  A job's logical
+ * flow is (source host, destination host, occurrence): the pattern's n-th
+ * flow between those hosts, counting only flows that cross the network
+ * (different hosts, bytes > 0), in flow order; it keeps its connections
+ * from one pattern to the next, as a collective library keeps its
+ * connections between ranks.
+ *   react_flow_key:   the logical flow, as one number;
+ *   react_flow_label: its connection k (0 .. ecmp_ports-1) of job j;
+ *   react_ext_label:  copy c of external flow x;
+ *   react_flow_conn:  the connection pattern flow f uses at epoch e. */
+uint64_t react_flow_key(int32_t src_host, int32_t dst_host, uint32_t occurrence);
+uint32_t react_flow_label(uint64_t seed, int32_t job, uint64_t key, uint64_t k);
+uint32_t react_ext_label(uint64_t seed, uint64_t ext, uint64_t copy);
+uint64_t react_flow_conn(uint64_t seed, int32_t job, int64_t epoch, uint64_t flow,
+                         int32_t ecmp_ports);
+
 /* Longest shortest path between two hosts, in links. */
 int32_t react_routing_diameter(const react_routing_t *r);
 
