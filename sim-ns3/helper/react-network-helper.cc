@@ -109,6 +109,7 @@ ReactNetworkHelper::BuildReact(const react_topology_t* t, const std::vector<char
     };
     std::vector<std::vector<Adj>> adj(nn);
     std::vector<uint32_t> nIfaces(m_hostNode.size(), 0);
+    m_portDlink.assign(nn, {});
     m_hostAddr.assign(m_hostNode.size(), Ipv4Address());
     for (int32_t i = 0; i < t->nlinks; i++)
     {
@@ -149,6 +150,9 @@ ReactNetworkHelper::BuildReact(const react_topology_t* t, const std::vector<char
             }
             else
                 port = m_switches[n]->AddPort(dev);
+            if (m_portDlink[n].size() <= port)
+                m_portDlink[n].resize(port + 1, -1);
+            m_portDlink[n][port] = 2 * i + side;
             adj[n].push_back(Adj{(uint32_t)(side ? l.a : l.b), port});
         }
     }

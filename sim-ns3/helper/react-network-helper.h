@@ -68,6 +68,12 @@ class ReactNetworkHelper
     /* With recordPaths: flow key -> ports used at node n (nullptr if none). */
     const std::map<uint64_t, std::set<uint16_t>>* GetRecordedPaths(uint32_t n) const;
     uint32_t GetNNodes() const { return m_nodes.GetN(); }
+    /* Directed link (react/routing.h numbering) that port `port` of node n
+     * sends on, or -1 (REACT construction). */
+    int32_t GetPortDlink(uint32_t n, uint32_t port) const
+    {
+        return n < m_portDlink.size() && port < m_portDlink[n].size() ? m_portDlink[n][port] : -1;
+    }
     /* Connection labels every node's ECMP choice reads (REACT construction). */
     ReactFlowLabels& GetLabels() { return m_labels; }
 
@@ -104,6 +110,7 @@ class ReactNetworkHelper
     std::vector<Ptr<ReactEcmpRouting>> m_routing;   /* REACT: per node, hosts only */
     std::vector<Ptr<ReactSwitch>> m_switches;       /* REACT: per node, switches only */
     ReactFlowLabels m_labels;
+    std::vector<std::vector<int32_t>> m_portDlink;
     uint32_t m_maxQueue = 0;
 };
 

@@ -509,6 +509,29 @@ ReactEpochEngine::Run(std::string* err, react_ns3_stats_t* stats)
                 id = Mix(id ^ ((uint64_t)n << 20 | *it->second.begin()));
             }
             m_connPaths.push_back(split ? 0 : (id ? id : 1));
+            /* walk the recorded ports from the source host to the destination */
+            std::vector<int32_t> links;
+            uint32_t node = (uint32_t)m_cfg->topo->host_node[c->src];
+            uint32_t end = (uint32_t)m_cfg->topo->host_node[c->dst];
+            for (int32_t hop = 0; node != end && hop <= m_cfg->topo->nnodes; hop++)
+            {
+                const auto* paths = m_net->GetRecordedPaths(node);
+                auto it = paths ? paths->find(key) : decltype(paths->end()){};
+                if (!paths || it == paths->end() || it->second.size() != 1)
+                {
+                    links.clear();
+                    break;
+                }
+                int32_t dl = m_net->GetPortDlink(node, *it->second.begin());
+                if (dl < 0)
+                {
+                    links.clear();
+                    break;
+                }
+                links.push_back(dl);
+                node = (uint32_t)react_dlink_to(m_cfg->topo, dl);
+            }
+            m_connLinks.push_back(node == end ? links : std::vector<int32_t>());
         }
     }
 out:

@@ -58,6 +58,9 @@ class ReactEpochEngine
     /* After Run with recordPaths: per connection opened for flows, in the
      * order connections were created: the path fingerprint (0: split). */
     const std::vector<uint64_t>& GetConnectionPaths() const { return m_connPaths; }
+    /* ... and the directed links its data took from source to destination
+     * (empty when split or not traced to the destination). */
+    const std::vector<std::vector<int32_t>>& GetConnectionLinks() const { return m_connLinks; }
 
     struct Conn;
 
@@ -132,6 +135,7 @@ class ReactEpochEngine
     std::unordered_map<uint64_t, Conn*> m_byPeer;
     std::vector<Conn*> m_flowConns; /* connections of flows, creation order */
     std::vector<uint64_t> m_connPaths;
+    std::vector<std::vector<int32_t>> m_connLinks;
     int32_t m_jobsLeft = 0;
     react_status_t m_status = REACT_OK;
     std::string m_err;

@@ -207,13 +207,15 @@ react_ns3_incast_probe(int32_t nsenders, uint64_t bytes, uint32_t mtu, double ra
     return st;
 }
 
-react_status_t
-react_ns3_ecmp_probe(const react_topology_t* topo, int32_t src, int32_t dst, int32_t nflows,
-                     uint64_t bytes, uint64_t seed, uint64_t* path_id, int32_t* npaths_used,
-                     char* err, size_t errlen)
+} // extern "C"
+
+static react_status_t
+PathProbe(const react_topology_t* topo, int32_t src, int32_t dst, int32_t nflows, uint64_t bytes,
+          uint64_t seed, std::vector<uint64_t>* ids, std::vector<std::vector<int32_t>>* links,
+          char* err, size_t errlen)
 {
-    if (!topo || nflows < 1 || bytes == 0 || !path_id || !npaths_used || src == dst || src < 0 ||
-        dst < 0 || src >= topo->nhosts || dst >= topo->nhosts)
+    if (!topo || nflows < 1 || bytes == 0 || src == dst || src < 0 || dst < 0 ||
+        src >= topo->nhosts || dst >= topo->nhosts)
     {
         SetErr(err, errlen, "ecmp probe: needs a topology, two distinct hosts, nflows >= 1, bytes > 0");
         return REACT_EINVAL;
@@ -244,21 +246,78 @@ react_ns3_ecmp_probe(const react_topology_t* topo, int32_t src, int32_t dst, int
     react_driver_cb_t cb{&ctx, FixedPattern, FixedDone};
     ReactEngineOptions opt;
     opt.recordPaths = true;
-    std::vector<uint64_t> paths;
-    st = RunEngine(&cfg, &cb, opt, nullptr, &paths, err, errlen);
-    if (st == REACT_OK)
+    try
     {
-        std::set<uint64_t> distinct;
-        for (int32_t i = 0; i < nflows; i++)
-        {
-            path_id[i] = (size_t)i < paths.size() ? paths[(size_t)i] : 0;
-            if (path_id[i])
-                distinct.insert(path_id[i]);
-        }
-        *npaths_used = (int32_t)distinct.size();
+        ReactEpochEngine eng(&cfg, &cb, opt);
+        std::string why;
+        react_ns3_stats_t local;
+        memset(&local, 0, sizeof local);
+        st = eng.Run(&why, &local);
+        if (st != REACT_OK)
+            SetErr(err, errlen, why);
+        *ids = eng.GetConnectionPaths();
+        *links = eng.GetConnectionLinks();
+    }
+    catch (const std::exception& e)
+    {
+        SetErr(err, errlen, std::string("ns3 backend: ") + e.what());
+        st = REACT_EBACKEND;
     }
     react_pattern_destroy(pat);
     return st;
+}
+
+extern "C" {
+
+react_status_t
+react_ns3_ecmp_probe(const react_topology_t* topo, int32_t src, int32_t dst, int32_t nflows,
+                     uint64_t bytes, uint64_t seed, uint64_t* path_id, int32_t* npaths_used,
+                     char* err, size_t errlen)
+{
+    if (!path_id || !npaths_used)
+    {
+        SetErr(err, errlen, "ecmp probe: needs output arrays");
+        return REACT_EINVAL;
+    }
+    std::vector<uint64_t> ids;
+    std::vector<std::vector<int32_t>> links;
+    react_status_t st = PathProbe(topo, src, dst, nflows, bytes, seed, &ids, &links, err, errlen);
+    if (st != REACT_OK)
+        return st;
+    std::set<uint64_t> distinct;
+    for (int32_t i = 0; i < nflows; i++)
+    {
+        path_id[i] = (size_t)i < ids.size() ? ids[(size_t)i] : 0;
+        if (path_id[i])
+            distinct.insert(path_id[i]);
+    }
+    *npaths_used = (int32_t)distinct.size();
+    return REACT_OK;
+}
+
+react_status_t
+react_ns3_flow_paths(const react_topology_t* topo, int32_t src, int32_t dst, int32_t nflows,
+                     uint64_t bytes, uint64_t seed, int32_t* dlinks, int32_t cap, int32_t* len,
+                     char* err, size_t errlen)
+{
+    if (!dlinks || !len || cap < 1)
+    {
+        SetErr(err, errlen, "flow paths: needs output arrays and cap >= 1");
+        return REACT_EINVAL;
+    }
+    std::vector<uint64_t> ids;
+    std::vector<std::vector<int32_t>> links;
+    react_status_t st = PathProbe(topo, src, dst, nflows, bytes, seed, &ids, &links, err, errlen);
+    if (st != REACT_OK)
+        return st;
+    for (int32_t i = 0; i < nflows; i++)
+    {
+        const std::vector<int32_t>* l = (size_t)i < links.size() ? &links[(size_t)i] : nullptr;
+        len[i] = l && (int32_t)l->size() <= cap ? (int32_t)l->size() : 0;
+        for (int32_t k = 0; k < len[i]; k++)
+            dlinks[(size_t)i * (size_t)cap + (size_t)k] = (*l)[(size_t)k];
+    }
+    return REACT_OK;
 }
 
 react_status_t

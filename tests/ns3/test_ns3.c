@@ -14,6 +14,7 @@
 #include "react/driver.h"
 #include "react/generators.h"
 #include "react/ns3.h"
+#include "react/routing.h"
 #include "react/topology.h"
 
 /* A driver that runs one fixed pattern (or a list) and records every epoch. */
@@ -117,6 +118,48 @@ Test(ns3, ecmp_flow_hash_fattree4, .timeout = 60 * REACT_TEST_TIME_SCALE)
 	st = react_ns3_ecmp_probe(t, 0, 2, N, 30000, 3, id, &used, err, sizeof err);
 	cr_assert_eq(st, REACT_OK, "%s", err);
 	cr_expect_eq(used, 2, "intra-pod flows use both aggregation switches (used %d)", used);
+	react_topology_destroy(t);
+}
+
+/* Both backends route a connection with react/routing.h's choice: every
+ * flow's data in ns-3 takes exactly the path the flow-level backend gives
+ * the same connection. */
+Test(ns3, same_paths_as_the_flow_backend, .timeout = 60 * REACT_TEST_TIME_SCALE)
+{
+	react_topology_t *t = NULL;
+	cr_assert_eq(react_topo_fattree(4, 100e9, 1e-6, &t), REACT_OK);
+	react_routing_t *rt = NULL;
+	char err[256] = "";
+	cr_assert_eq(react_routing_create(t, &rt, err, sizeof err), REACT_OK, "%s", err);
+	enum { N = 24, CAP = 8 };
+	int32_t pairs[3][2] = {{0, 15}, {0, 2}, {5, 9}};
+	uint64_t seeds[2] = {3, 11};
+	int32_t distinct = 0;
+	for (int s = 0; s < 2; s++)
+		for (int q = 0; q < 3; q++) {
+			int32_t src = pairs[q][0], dst = pairs[q][1];
+			int32_t links[N * CAP], len[N];
+			cr_assert_eq(react_ns3_flow_paths(t, src, dst, N, 20000, seeds[s], links, CAP, len,
+			                                  err, sizeof err),
+			             REACT_OK, "%s", err);
+			int32_t first = -1;
+			for (int32_t i = 0; i < N; i++) {
+				int32_t want[CAP], wl = 0;
+				uint32_t label = react_flow_label(seeds[s], 0, react_flow_key(src, dst, (uint32_t)i), 0);
+				cr_assert_eq(react_routing_path(rt, src, dst, label, seeds[s], want, CAP, &wl), REACT_OK);
+				cr_assert_eq(len[i], wl, "seed %llu %d->%d flow %d: %d links in ns-3, %d in the flow model",
+				             (unsigned long long)seeds[s], src, dst, i, len[i], wl);
+				for (int32_t k = 0; k < wl; k++)
+					cr_assert_eq(links[i * CAP + k], want[k], "seed %llu %d->%d flow %d hop %d",
+					             (unsigned long long)seeds[s], src, dst, i, k);
+				if (first < 0)
+					first = want[1];
+				else if (want[1] != first)
+					distinct = 1;
+			}
+		}
+	cr_expect(distinct, "the connections did not spread over paths");
+	react_routing_destroy(rt);
 	react_topology_destroy(t);
 }
 

@@ -69,6 +69,18 @@ react_status_t react_ns3_ecmp_probe(const react_topology_t *topo, int32_t src, i
                                     uint64_t *path_id, int32_t *npaths_used, char *err,
                                     size_t errlen);
 
+/* The same probe, returning the path itself: for flow i, the directed links
+ * (react/routing.h numbering) its data packets took, in dlinks[i * cap ..],
+ * len[i] of them (0 when its packets split or its path was longer than
+ * cap).  With ecmp_ports 1, flow i is the i-th logical flow between the two
+ * hosts, so the flow-level backend routes it on
+ * react_routing_path(src, dst, react_flow_label(seed, 0,
+ * react_flow_key(src, dst, i), 0), seed). */
+react_status_t react_ns3_flow_paths(const react_topology_t *topo, int32_t src, int32_t dst,
+                                    int32_t nflows, uint64_t bytes, uint64_t seed,
+                                    int32_t *dlinks, int32_t cap, int32_t *len, char *err,
+                                    size_t errlen);
+
 /* Reference program for benchmarks: the same per-flow byte transfers with
  * stock ns-3 (BulkSendApplication + PacketSink, Ipv4GlobalRouting, NewReno
  * default settings except the datacenter TCP settings above), all flows
