@@ -14,7 +14,7 @@
 
 extern char **environ;
 
-static char g_out[4096], g_err[4096]; /* paths of the last command's output */
+static char g_out[4200], g_err[4200]; /* paths of the last command's output */
 
 /* Read a whole file; "" when missing. */
 static char *slurp(const char *path)
