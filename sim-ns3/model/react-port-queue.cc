@@ -135,39 +135,34 @@ ReactPortQueue::Enqueue(Ptr<Packet> item)
 }
 
 Ptr<Packet>
-ReactPortQueue::Dequeue()
+ReactPortQueue::TakeHead(bool drop)
 {
     if (GetContainer().empty())
         return nullptr;
     ConstIterator head = GetContainer().begin();
     bool data = m_data && head == m_firstData;
     ConstIterator next = std::next(head);
-    Ptr<Packet> p = DoDequeue(head);
+    Ptr<Packet> p = drop ? DoRemove(head) : DoDequeue(head);
     if (p && data)
     {
         m_data--;
         m_firstData = next;
     }
-    if (p)
+    if (p && !drop)
         m_sent++;
     return p;
 }
 
 Ptr<Packet>
+ReactPortQueue::Dequeue()
+{
+    return TakeHead(false);
+}
+
+Ptr<Packet>
 ReactPortQueue::Remove()
 {
-    if (GetContainer().empty())
-        return nullptr;
-    ConstIterator head = GetContainer().begin();
-    bool data = m_data && head == m_firstData;
-    ConstIterator next = std::next(head);
-    Ptr<Packet> p = DoRemove(head);
-    if (p && data)
-    {
-        m_data--;
-        m_firstData = next;
-    }
-    return p;
+    return TakeHead(true);
 }
 
 Ptr<const Packet>

@@ -53,6 +53,8 @@ class ReactPortQueue : public Queue<Packet>
 
   private:
     bool DecideMark(uint32_t q);
+    /* the head packet out, dequeued (sent) or removed (dropped) */
+    Ptr<Packet> TakeHead(bool drop);
     static void MarkCe(Ptr<Packet> p);
 
     double m_minTh = 32;
