@@ -332,8 +332,8 @@ Test(ns3, react_end_to_end_external_flows, .timeout = 180 * REACT_TEST_TIME_SCAL
 	const react_job_summary_t *b = &pr.baseline->jobs[0], *r = &pr.react->jobs[0];
 	cr_expect_eq(b->pattern_changes, 0, "the baseline keeps its pattern");
 	cr_expect_geq(r->ctl.changes, 1, "REACT changed the pattern");
-	cr_log_info("end to end: baseline %.3f GB/s, REACT %.3f GB/s, %d changes", b->mean_algbw_gbps,
-	            r->mean_algbw_gbps, r->ctl.changes);
+	cr_log_info("end to end: baseline %.3f GB/s, REACT %.3f GB/s, %lld changes", b->mean_algbw_gbps,
+	            r->mean_algbw_gbps, (long long)r->ctl.changes);
 	cr_expect_gt(r->mean_algbw_gbps, 1.10 * b->mean_algbw_gbps,
 	             "REACT %.3f GB/s vs baseline %.3f GB/s", r->mean_algbw_gbps, b->mean_algbw_gbps);
 	react_pair_result_clear(&pr);
