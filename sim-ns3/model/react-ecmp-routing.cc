@@ -79,8 +79,8 @@ ReactFlowLabels::Get(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport)
 }
 
 int32_t
-ReactEcmpTable::Select(int32_t h, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
-                       uint8_t proto) const
+ReactEcmpTable::Select(int32_t h, uint32_t src, uint32_t dst, uint16_t sport,
+                       uint16_t dport) const
 {
     if (h < 0 || (size_t)h + 1 >= offsets.size())
         return -1;
@@ -89,7 +89,6 @@ ReactEcmpTable::Select(int32_t h, uint32_t src, uint32_t dst, uint16_t sport, ui
         return -1;
     if (e - b == 1 && !recordPaths)
         return ports[b];
-    (void)proto;
     uint32_t label = labels ? labels->Get(src, dst, sport, dport) : sport;
     /* ACKs carry their connection's label; the flow-level backend routes
      * no ACKs, so their (reverse) path only has to be fixed per connection */
@@ -117,7 +116,7 @@ ReactEcmpRouting::SelectPort(const Ipv4Header& header, Ptr<const Packet> p) cons
     uint32_t src = header.GetSource().Get();
     if (src == 0 && !m_routes.empty())
         src = m_routes[0]->GetSource().Get();
-    return m_table.Select(ReactAddressBook::HostOf(dst), src, dst, sport, dport, proto);
+    return m_table.Select(ReactAddressBook::HostOf(dst), src, dst, sport, dport);
 }
 
 Ptr<Ipv4Route>

@@ -80,8 +80,8 @@ struct ReactEcmpTable
     mutable std::map<uint64_t, std::set<uint16_t>> paths; /* with recordPaths */
 
     /* Output port for a packet to host dst (from the address plan), or -1. */
-    int32_t Select(int32_t dstHost, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
-                   uint8_t proto) const;
+    int32_t Select(int32_t dstHost, uint32_t src, uint32_t dst, uint16_t sport,
+                   uint16_t dport) const;
 };
 
 class ReactEcmpRouting : public Ipv4RoutingProtocol

@@ -29,7 +29,8 @@ SetErr(char* err, size_t errlen, const std::string& s)
 
 static react_status_t
 RunEngine(const react_run_cfg_t* cfg, const react_driver_cb_t* cb, const ReactEngineOptions& opt,
-          react_ns3_stats_t* stats, std::vector<uint64_t>* paths, char* err, size_t errlen)
+          react_ns3_stats_t* stats, std::vector<uint64_t>* paths,
+          std::vector<std::vector<int32_t>>* links, char* err, size_t errlen)
 {
     if (!cfg || !cb || !cb->pattern_for || !cb->epoch_done)
     {
@@ -52,6 +53,8 @@ RunEngine(const react_run_cfg_t* cfg, const react_driver_cb_t* cb, const ReactEn
             SetErr(err, errlen, why);
         if (paths)
             *paths = eng.GetConnectionPaths();
+        if (links)
+            *links = eng.GetConnectionLinks();
         return st;
     }
     catch (const std::bad_alloc&)
@@ -70,7 +73,7 @@ static react_status_t
 Ns3Run(const react_run_cfg_t* cfg, const react_driver_cb_t* cb, char* err, size_t errlen)
 {
     ReactEngineOptions opt;
-    return RunEngine(cfg, cb, opt, nullptr, nullptr, err, errlen);
+    return RunEngine(cfg, cb, opt, nullptr, nullptr, nullptr, err, errlen);
 }
 
 extern "C" {
@@ -82,7 +85,7 @@ react_ns3_run_stats(const react_run_cfg_t* cfg, const react_driver_cb_t* cb,
                     react_ns3_stats_t* stats, char* err, size_t errlen)
 {
     ReactEngineOptions opt;
-    return RunEngine(cfg, cb, opt, stats, nullptr, err, errlen);
+    return RunEngine(cfg, cb, opt, stats, nullptr, nullptr, err, errlen);
 }
 
 } // extern "C"
@@ -198,7 +201,7 @@ react_ns3_incast_probe(int32_t nsenders, uint64_t bytes, uint32_t mtu, double ra
         opt.traceTcp = true;
         opt.trackQueues = true;
         memset(out, 0, sizeof *out);
-        st = RunEngine(&cfg, &cb, opt, out, nullptr, err, errlen);
+        st = RunEngine(&cfg, &cb, opt, out, nullptr, nullptr, err, errlen);
         if (st == REACT_OK && goodput_bps)
             *goodput_bps = ctx.maxFct > 0 ? (double)bytes * nsenders * 8.0 / ctx.maxFct : 0;
     }
@@ -246,23 +249,7 @@ PathProbe(const react_topology_t* topo, int32_t src, int32_t dst, int32_t nflows
     react_driver_cb_t cb{&ctx, FixedPattern, FixedDone};
     ReactEngineOptions opt;
     opt.recordPaths = true;
-    try
-    {
-        ReactEpochEngine eng(&cfg, &cb, opt);
-        std::string why;
-        react_ns3_stats_t local;
-        memset(&local, 0, sizeof local);
-        st = eng.Run(&why, &local);
-        if (st != REACT_OK)
-            SetErr(err, errlen, why);
-        *ids = eng.GetConnectionPaths();
-        *links = eng.GetConnectionLinks();
-    }
-    catch (const std::exception& e)
-    {
-        SetErr(err, errlen, std::string("ns3 backend: ") + e.what());
-        st = REACT_EBACKEND;
-    }
+    st = RunEngine(&cfg, &cb, opt, nullptr, ids, links, err, errlen);
     react_pattern_destroy(pat);
     return st;
 }

@@ -71,7 +71,7 @@ ReactSwitch::Receive(Ptr<NetDevice> dev, Ptr<const Packet> p, uint16_t proto, co
             dport = (uint16_t)(b[ihl + 2] << 8 | b[ihl + 3]);
         }
     }
-    int32_t port = m_table.Select(ReactAddressBook::HostOf(dst), src, dst, sport, dport, l4);
+    int32_t port = m_table.Select(ReactAddressBook::HostOf(dst), src, dst, sport, dport);
     if (port < 0)
     {
         m_noRoute++;
