@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "react/backend.h"
+#include "react/flowsim.h"
 
 /* "flow" (always), "ns3" (when built with ns-3); NULL otherwise. */
 const react_backend_ops_t *react_cli_backend(const char *name);

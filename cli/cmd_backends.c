@@ -1,6 +1,7 @@
 /*
- * react compare-backends SCENARIO: every configuration of a scenario on the
- * flow-level and the ns-3 backend, side by side.  For every configuration
+ * react compare-backends SCENARIO: every configuration of a scenario on a
+ * flow-level backend (--fluid: flow, the max-min model, or dctcp, the DCTCP
+ * window model) and the ns-3 backend, side by side.  For every configuration
  * and job it prints, per backend, the baseline and REACT mean algorithm
  * bandwidth (after warm-up), the improvement and the decisions REACT took
  * (pattern changes, reverts), then the ratio ns-3 / flow of the algorithm
@@ -16,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include "backends.h"
 #include "cli.h"
 #include "react/backend.h"
 #include "react/driver.h"
@@ -28,10 +32,14 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: react compare-backends SCENARIO [--set KEY=VALUE]... [--config I]\n"
-	        "                              [--csv FILE] [--tol FRACTION] [--deadband PCT]\n"
+	        "                              [--fluid flow|dctcp] [--csv FILE] [--tol FRACTION]\n"
+	        "                              [--deadband PCT]\n"
 	        "  Runs every configuration (or only configuration I) of SCENARIO, baseline and\n"
-	        "  REACT, on the flow-level and the ns-3 backend and prints them side by side.\n"
-	        "  --csv FILE     also write one row per configuration and job\n"
+	        "  REACT, on a flow-level backend and the ns-3 backend and prints them side by\n"
+	        "  side.\n"
+	        "  --fluid B      the flow-level backend: flow (max-min rates, default) or dctcp\n"
+	        "                 (DCTCP window model)\n"
+	        "  --csv FILE     also write one row per configuration and job (atomically)\n"
 	        "  --tol F        algbw agreement tolerance, relative (default 0.15)\n"
 	        "  --deadband P   improvements within +-P %% count as zero (default 2)\n"
 	        "exit: 0 done, 2 bad input or a backend failed\n");
@@ -52,6 +60,8 @@ int react_cmd_compare_backends(int argc, char **argv)
 	return 2;
 #else
 	const char *path = NULL, *csv_path = NULL;
+	const react_backend_ops_t *fluid = &react_backend_flow;
+	char csv_tmp[4200] = "";
 	long only = -1;
 	double tol = 0.15, deadband = 2.0;
 	char err[1024];
@@ -80,6 +90,14 @@ int react_cmd_compare_backends(int argc, char **argv)
 				                "index >= 0, got '%s'\n", argv[i]);
 				goto out;
 			}
+		} else if (!strcmp(a, "--fluid") && i + 1 < argc) {
+			const react_backend_ops_t *b = react_cli_backend(argv[++i]);
+			if (!b || b == &react_backend_ns3) {
+				fprintf(stderr, "react compare-backends: --fluid: expected flow or dctcp, got "
+				                "'%s'\n", argv[i]);
+				goto out;
+			}
+			fluid = b;
 		} else if (!strcmp(a, "--csv") && i + 1 < argc) {
 			csv_path = argv[++i];
 		} else if ((!strcmp(a, "--tol") || !strcmp(a, "--deadband")) && i + 1 < argc) {
@@ -131,16 +149,20 @@ int react_cmd_compare_backends(int argc, char **argv)
 		                "configurations (0..%zu)\n", only, n, n - 1);
 		goto out;
 	}
-	if (csv_path && !(csv = fopen(csv_path, "w"))) {
-		fprintf(stderr, "react compare-backends: %s: %s\n", csv_path, strerror(errno));
-		goto out;
+	if (csv_path) {
+		snprintf(csv_tmp, sizeof csv_tmp, "%s.tmp.%ld", csv_path, (long)getpid());
+		if (!(csv = fopen(csv_tmp, "w"))) {
+			fprintf(stderr, "react compare-backends: %s: %s\n", csv_tmp, strerror(errno));
+			csv_tmp[0] = 0;
+			goto out;
+		}
 	}
 	if (csv)
 		fprintf(csv, "config,key,job,flow_base_gbps,flow_react_gbps,flow_impr_pct,flow_changes,"
 		             "ns3_base_gbps,ns3_react_gbps,ns3_impr_pct,ns3_changes,ratio_base,"
-		             "ratio_react,algbw_agree,sign_agree\n");
-	printf("scenario %s: %zu configuration%s, flow vs ns3 (algbw in GB/s, mean after warm-up)\n",
-	       react_scenario_name(s), n, n == 1 ? "" : "s");
+		             "ratio_react,algbw_agree,sign_agree,fluid\n");
+	printf("scenario %s: %zu configuration%s, %s vs ns3 (algbw in GB/s, mean after warm-up)\n",
+	       react_scenario_name(s), n, n == 1 ? "" : "s", fluid->name);
 	printf("%-6s %-28s %-8s | %8s %8s %7s %4s | %8s %8s %7s %4s | %6s %6s %s\n", "config", "key",
 	       "job", "f.base", "f.react", "f.impr%", "f.ch", "n.base", "n.react", "n.impr%", "n.ch",
 	       "r.base", "r.react", "agree");
@@ -154,7 +176,7 @@ int react_cmd_compare_backends(int argc, char **argv)
 			fprintf(stderr, "react compare-backends: %s\n", err);
 			goto out;
 		}
-		react_status_t st = react_run_pair(&react_backend_flow, cfg, NULL, &fr, err, sizeof err);
+		react_status_t st = react_run_pair(fluid, cfg, NULL, &fr, err, sizeof err);
 		if (st == REACT_OK)
 			st = react_run_pair(&react_backend_ns3, cfg, NULL, &nr, err, sizeof err);
 		if (st != REACT_OK) {
@@ -185,10 +207,10 @@ int react_cmd_compare_backends(int argc, char **argv)
 			       nx->mean_algbw_gbps, ni, (long long)nx->ctl.changes, rb, rx,
 			       bw ? "bw" : "--", sg ? "+sign" : "-sign");
 			if (csv)
-				fprintf(csv, "%s,\"%s\",%s,%.6f,%.6f,%.3f,%lld,%.6f,%.6f,%.3f,%lld,%.6f,%.6f,%d,%d\n",
+				fprintf(csv, "%s,\"%s\",%s,%.6f,%.6f,%.3f,%lld,%.6f,%.6f,%.3f,%lld,%.6f,%.6f,%d,%d,%s\n",
 				        cfg->id, cfg->key, fb->name, fb->mean_algbw_gbps, fx->mean_algbw_gbps, fi,
 				        (long long)fx->ctl.changes, nb->mean_algbw_gbps, nx->mean_algbw_gbps, ni,
-				        (long long)nx->ctl.changes, rb, rx, bw, sg);
+				        (long long)nx->ctl.changes, rb, rx, bw, sg, fluid->name);
 		}
 		fflush(stdout);
 		react_pair_result_clear(&fr);
@@ -203,9 +225,15 @@ int react_cmd_compare_backends(int argc, char **argv)
 	rc = 0;
 out:
 	if (csv && fclose(csv) != 0 && rc == 0) {
+		fprintf(stderr, "react compare-backends: %s: %s\n", csv_tmp, strerror(errno));
+		rc = 2;
+	}
+	if (csv_tmp[0] && rc == 0 && rename(csv_tmp, csv_path) != 0) {
 		fprintf(stderr, "react compare-backends: %s: %s\n", csv_path, strerror(errno));
 		rc = 2;
 	}
+	if (csv_tmp[0] && rc != 0)
+		remove(csv_tmp);
 	react_scenario_destroy(s);
 	free(sets);
 	return rc;

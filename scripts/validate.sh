@@ -1,12 +1,13 @@
 #!/bin/sh
 # scripts/validate.sh - rerun scenarios/validation on both backends.
 #
-#   scripts/validate.sh [-j N] [-m "9000 1500"] [-o DIR] [-s "SCENARIO..."]
-#                       [-x "EXTRA ARGS"] [REACT]
+#   scripts/validate.sh [-j N] [-m "9000 1500"] [-f dctcp|flow] [-o DIR]
+#                       [-s "SCENARIO..."] [-x "EXTRA ARGS"] [REACT]
 #
 # Every configuration of every scenario runs as its own
-# `react compare-backends --config I` process (N at a time, default: all
-# cores), at each MTU; the rows are then merged per scenario and MTU into
+# `react compare-backends --fluid F --config I` process (N at a time,
+# default: all cores), at each MTU; F is the flow-level backend compared with
+# ns-3 (default dctcp, the DCTCP window model; flow: max-min rates); the rows are then merged per scenario and MTU into
 # DIR/<scenario>.txt / .csv (MTU 9000, the scenarios' own) and
 # DIR/<scenario>-mtu1500.txt / .csv, each ending with its agreement counts,
 # and DIR/summary.txt sums them.  DIR defaults to results/validation; REACT
@@ -17,6 +18,7 @@
 set -eu
 jobs=$(nproc 2>/dev/null || echo 2)
 mtus="9000 1500"
+fluid=dctcp
 out=results/validation
 scen=$(ls scenarios/validation/*.yaml)
 extra=
@@ -24,10 +26,11 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-j) jobs=$2; shift 2 ;;
 	-m) mtus=$2; shift 2 ;;
+	-f) fluid=$2; shift 2 ;;
 	-o) out=$2; shift 2 ;;
 	-s) scen=$2; shift 2 ;;
 	-x) extra=$2; shift 2 ;;
-	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,21p' "$0"; exit 0 ;;
 	-*) echo "validate.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -55,9 +58,9 @@ echo "validate.sh: $total runs (configuration x MTU), $jobs at a time"
 # MTU 1500 runs cost about 6x more: start them first
 sort -k2,2n "$tmp/tasks" | while read -r s m i; do
 	b=$(basename "$s" .yaml)
-	echo "$s $m $i $tmp/$b-$m-$(printf %04d "$i") \"$extra\""
+	echo "$s $m $i $tmp/$b-$m-$(printf %04d "$i") $fluid \"$extra\""
 done | xargs -P "$jobs" -L 1 sh -c '
-	"$0" compare-backends "$1" --set mtu="$2" --config "$3" --csv "$4.csv" $5 > "$4.txt" 2> "$4.err" ||
+	"$0" compare-backends "$1" --set mtu="$2" --config "$3" --fluid "$5" --csv "$4.csv" $6 > "$4.txt" 2> "$4.err" ||
 		{ echo "validate.sh: $1 mtu $2 config $3 failed:" >&2; cat "$4.err" >&2; exit 255; }
 	echo "  done $(basename "$4")"' "$react"
 
@@ -71,13 +74,13 @@ for s in $scen; do
 		first=$(ls "$tmp/$b-$m-"*.txt | head -n 1)
 		n=$(ls "$tmp/$b-$m-"*.txt | wc -l)
 		{
-			echo "scenario $b: $n configurations at MTU $m, flow vs ns3 (algbw in GB/s, mean after warm-up)"
+			echo "scenario $b: $n configurations at MTU $m, $fluid vs ns3 (algbw in GB/s, mean after warm-up)"
 			sed -n 2p "$first"
 			for f in "$tmp/$b-$m-"*.txt; do grep '^c[0-9]' "$f"; done
 		} > "$tmp/out/$name.txt"
 		head -n 1 "$(ls "$tmp/$b-$m-"*.csv | head -n 1)" > "$tmp/out/$name.csv"
 		for f in "$tmp/$b-$m-"*.csv; do tail -n +2 "$f"; done >> "$tmp/out/$name.csv"
-		awk -F, -v name="$name" 'NR > 1 { n++; a += $(NF-1); g += $NF; if ($(NF-1) && $NF) both++ }
+		awk -F, -v name="$name" 'NR > 1 { n++; a += $(NF-2); g += $(NF-1); if ($(NF-2) && $(NF-1)) both++ }
 			END { printf "%s: agreement over %d runs: algbw within 15%% %d (%.0f%%), same sign of improvement %d (%.0f%%), both %d (%.0f%%)\n",
 			      name, n, a, 100*a/n, g, 100*g/n, both, 100*both/n }' "$tmp/out/$name.csv" > "$tmp/agree"
 		sed 's/^[^:]*: //' "$tmp/agree" >> "$tmp/out/$name.txt"

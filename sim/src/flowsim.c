@@ -84,6 +84,40 @@ typedef struct jstate {
 	int32_t *npend, *paths, *plen;
 } jstate_t;
 
+/* ---- DCTCP window model (react_backend_dctcp) ---- */
+
+/* One TCP connection: congestion state that outlives its transfers. */
+typedef struct wconn {
+	uint64_t ka, kb;      /* (job + 1) << 32 | port index, flow key; 0, 0: external */
+	double W, ssthresh, alpha; /* bytes, bytes, DCTCP's estimate */
+	double est_s;         /* handshake done */
+} wconn_t;
+
+/* One transfer in flight on a connection (or one external flow copy). */
+typedef struct wflow {
+	int32_t job, idx;     /* job -1: external flow idx */
+	int32_t conn;
+	const int32_t *path;
+	int32_t plen, L, rpos, done;
+	double bytes;         /* INFINITY for external flows */
+	double sent, deliv, dmark, acked, macked;
+	double cwr_end, win_end, win_acked, win_marked, ce;
+	double tsend, fdelay;
+	double *ring;         /* L pairs: cumulative (delivered, marked), one per step */
+} wflow_t;
+
+/* A run of bytes of one flow in a port's FIFO. */
+typedef struct wseg {
+	int32_t slot, hop;    /* the flow, and the index of this port on its path */
+	uint64_t step;        /* the step it arrived in */
+	double b, m;          /* bytes, of which CE-marked */
+} wseg_t;
+
+typedef struct wfifo {
+	wseg_t *v;            /* ring of cap (a power of 2) entries */
+	size_t cap, head, n;
+} wfifo_t;
+
 typedef struct sim {
 	const react_run_cfg_t *cfg;
 	const react_topology_t *t;
@@ -117,6 +151,24 @@ typedef struct sim {
 	react_flowsim_stats_t st;
 	char *err;
 	size_t errlen;
+	/* window model */
+	int window;
+	double dt, mss;
+	double *capdt;        /* per directed link: payload bytes served per step */
+	double *ql, *pl;      /* per directed link: queued bytes, mark probability this step */
+	wfifo_t *fifo;        /* per directed link */
+	uint64_t stepno;
+	int32_t *ul;          /* directed links in use by window flows */
+	size_t nul;
+	int ul_dirty;
+	wflow_t *wf;          /* slots */
+	size_t nwf, wfcap;
+	int32_t *wact, *wfree;/* active slots, free slots */
+	size_t nwact, nwfree;
+	wconn_t *conns;
+	size_t nconn, conncap;
+	int32_t *chash;       /* open addressing over conns, -1 empty */
+	size_t hcap;
 } sim_t;
 
 
@@ -433,6 +485,338 @@ static react_status_t solve(sim_t *s, double t)
 	return REACT_OK;
 }
 
+/* ---- DCTCP window model ----
+ * Time-stepped (step dt = one packet time at the fastest link).  Every
+ * directed link is a FIFO port: per step it serves capdt bytes, shared among
+ * the flows queued there in proportion to their backlog; a byte served at
+ * hop h joins hop h + 1's queue in the next step.  Bytes entering a port are
+ * CE-marked with RED's probability at its backlog in packets (thresholds
+ * REACT_DCTCP_KMIN / KMAX, the ns-3 backend's).  The receiver's delivered and
+ * marked byte counts reach the sender one base RTT (twice the path's
+ * propagation delay; ACKs are prioritised, so they do not queue) later.
+ * The sender is DCTCP as in ns-3.37: initial window 10 segments, alpha 1,
+ * g = 1/16; slow start, then +1 segment per window; on the first marked
+ * ACK of a window, window = window x (1 - alpha/2), held until the data sent
+ * before the reduction is acknowledged; alpha updated once per window of
+ * data.  A connection keeps its window, threshold and alpha from one
+ * transfer to the next.  docs/flowsim.md describes the model. */
+
+#define WIN_G (1.0 / 16)
+#define WIN_INIT_SEGS 10
+
+static double red_mark(double qpkts)
+{
+	if (qpkts < REACT_DCTCP_KMIN)
+		return 0;
+	double pb = qpkts >= REACT_DCTCP_KMAX ? 1 : (qpkts - REACT_DCTCP_KMIN) /
+	                                                (REACT_DCTCP_KMAX - REACT_DCTCP_KMIN);
+	/* RED's inter-mark count spreads marks uniformly over 1..1/pb packets */
+	return 2 * pb / (1 + pb);
+}
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static react_status_t new_conn(sim_t *s, uint64_t ka, uint64_t kb, double est, int32_t *out)
+{
+	if (s->nconn == s->conncap) {
+		size_t nc = s->conncap ? 2 * s->conncap : 64;
+		wconn_t *q = realloc(s->conns, nc * sizeof *q);
+		if (!q)
+			return REACT_ENOMEM;
+		s->conns = q;
+		s->conncap = nc;
+	}
+	*out = (int32_t)s->nconn;
+	s->conns[s->nconn++] = (wconn_t){ka, kb, WIN_INIT_SEGS * s->mss, INFINITY, 1, est};
+	return REACT_OK;
+}
+
+/* Connection (job j, logical flow key, port index k); opened (handshake
+ * from est) the first time it is asked for. */
+static react_status_t find_conn(sim_t *s, uint64_t ka, uint64_t kb, double est, int32_t *out)
+{
+	react_status_t st;
+	if (2 * (s->nconn + 1) > s->hcap) {
+		size_t nc = s->hcap ? 2 * s->hcap : 128;
+		int32_t *h = malloc(nc * sizeof *h);
+		if (!h)
+			return REACT_ENOMEM;
+		for (size_t i = 0; i < nc; i++)
+			h[i] = -1;
+		for (size_t c = 0; c < s->nconn; c++) {
+			if (!s->conns[c].ka)
+				continue;
+			size_t i = mix64(s->conns[c].ka ^ mix64(s->conns[c].kb)) & (nc - 1);
+			while (h[i] >= 0)
+				i = (i + 1) & (nc - 1);
+			h[i] = (int32_t)c;
+		}
+		free(s->chash);
+		s->chash = h;
+		s->hcap = nc;
+	}
+	size_t i = mix64(ka ^ mix64(kb)) & (s->hcap - 1);
+	for (; s->chash[i] >= 0; i = (i + 1) & (s->hcap - 1)) {
+		const wconn_t *c = &s->conns[s->chash[i]];
+		if (c->ka == ka && c->kb == kb) {
+			*out = s->chash[i];
+			return REACT_OK;
+		}
+	}
+	if ((st = new_conn(s, ka, kb, est, out)))
+		return st;
+	s->chash[i] = *out;
+	return REACT_OK;
+}
+
+static react_status_t fifo_put(sim_t *s, int32_t l, int32_t slot, int32_t hop, double b,
+                               double m)
+{
+	wfifo_t *f = &s->fifo[l];
+	if (f->n) { /* the same flow arriving again in this step: one segment */
+		wseg_t *tl = &f->v[(f->head + f->n - 1) & (f->cap - 1)];
+		if (tl->slot == slot && tl->step == s->stepno) {
+			tl->b += b;
+			tl->m += m;
+			s->ql[l] += b;
+			return REACT_OK;
+		}
+	}
+	if (f->n == f->cap) {
+		size_t nc = f->cap ? 2 * f->cap : 16;
+		wseg_t *v = malloc(nc * sizeof *v);
+		if (!v)
+			return REACT_ENOMEM;
+		for (size_t i = 0; i < f->n; i++)
+			v[i] = f->v[(f->head + i) & (f->cap - 1)];
+		free(f->v);
+		f->v = v;
+		f->cap = nc;
+		f->head = 0;
+	}
+	f->v[(f->head + f->n++) & (f->cap - 1)] = (wseg_t){slot, hop, s->stepno, b, m};
+	s->ql[l] += b;
+	return REACT_OK;
+}
+
+/* A transfer of `bytes` (INFINITY: external) on connection conn over path. */
+static react_status_t wadd(sim_t *s, int32_t job, int32_t idx, int32_t conn, const int32_t *path,
+                           int32_t plen, double bytes, double fdelay, double t)
+{
+	int32_t slot;
+	if (s->nwfree) {
+		slot = s->wfree[--s->nwfree];
+	} else {
+		if (s->nwf == s->wfcap) {
+			size_t nc = s->wfcap ? 2 * s->wfcap : 64;
+			wflow_t *q = realloc(s->wf, nc * sizeof *q);
+			if (!q)
+				return REACT_ENOMEM;
+			s->wf = q;
+			int32_t *a = realloc(s->wact, nc * sizeof *a);
+			if (!a)
+				return REACT_ENOMEM;
+			s->wact = a;
+			a = realloc(s->wfree, nc * sizeof *a);
+			if (!a)
+				return REACT_ENOMEM;
+			s->wfree = a;
+			s->wfcap = nc;
+		}
+		slot = (int32_t)s->nwf++;
+	}
+	int32_t L = (int32_t)ceil(2 * fdelay / s->dt - 1e-9);
+	if (L < 1)
+		L = 1;
+	double *ring = calloc((size_t)(2 * L), sizeof *ring);
+	if (!ring)
+		return REACT_ENOMEM;
+	const wconn_t *c = &s->conns[conn];
+	s->wf[slot] = (wflow_t){.job = job, .idx = idx, .conn = conn, .path = path, .plen = plen,
+	                        .L = L, .bytes = bytes, .win_end = -1,
+	                        .tsend = c->est_s > t ? c->est_s : t, .fdelay = fdelay,
+	                        .ring = ring};
+	s->wact[s->nwact++] = slot;
+	s->ul_dirty = 1;
+	if ((int32_t)s->nwact > s->st.max_active)
+		s->st.max_active = (int32_t)s->nwact;
+	s->st.flow_events++;
+	return REACT_OK;
+}
+
+/* Retire the flow at position i of the active list; bytes it still has in
+ * the network leave with it (an external flow that stops). */
+static void wremove(sim_t *s, size_t i)
+{
+	int32_t slot = s->wact[i];
+	wflow_t *w = &s->wf[slot];
+	for (int32_t h = 0; h < w->plen; h++) {
+		wfifo_t *f = &s->fifo[w->path[h]];
+		size_t k = 0;
+		for (size_t r = 0; r < f->n; r++) {
+			wseg_t g = f->v[(f->head + r) & (f->cap - 1)];
+			if (g.slot == slot)
+				s->ql[w->path[h]] -= g.b;
+			else
+				f->v[(f->head + k++) & (f->cap - 1)] = g;
+		}
+		f->n = k;
+	}
+	free(w->ring);
+	w->ring = NULL;
+	s->wfree[s->nwfree++] = slot;
+	s->wact[i] = s->wact[--s->nwact];
+	s->ul_dirty = 1;
+	s->st.flow_events++;
+}
+
+static void wlinks(sim_t *s)
+{
+	uint32_t stamp = ++s->stamp;
+	s->nul = 0;
+	for (size_t i = 0; i < s->nwact; i++) {
+		const wflow_t *w = &s->wf[s->wact[i]];
+		for (int32_t h = 0; h < w->plen; h++) {
+			int32_t l = w->path[h];
+			if (s->lstamp[l] != stamp) {
+				s->lstamp[l] = stamp;
+				s->ul[s->nul++] = l;
+			}
+		}
+	}
+	s->ul_dirty = 0;
+}
+
+/* Sender side of one step: ACKs that reach it now, then DCTCP, then new data. */
+static react_status_t wsender(sim_t *s, int32_t slot, double t)
+{
+	wflow_t *w = &s->wf[slot];
+	wconn_t *c = &s->conns[w->conn];
+	double *r = &w->ring[2 * w->rpos];
+	double da = r[0] - w->acked, dm = r[1] - w->macked;
+	r[0] = w->deliv;
+	r[1] = w->dmark;
+	w->rpos = w->rpos + 1 == w->L ? 0 : w->rpos + 1;
+	if (da > 0) {
+		w->acked += da;
+		w->macked += dm;
+		w->win_acked += da;
+		w->win_marked += dm;
+		if (w->win_end < 0)
+			w->win_end = w->sent;
+		if (w->acked >= w->win_end) {
+			c->alpha = (1 - WIN_G) * c->alpha + WIN_G * (w->win_marked / w->win_acked);
+			w->win_acked = w->win_marked = 0;
+			w->win_end = w->sent;
+		}
+		if (w->acked >= w->cwr_end) {
+			/* fluid marks: the sender reacts once a whole segment's worth
+			 * of CE-marked bytes has been echoed (CWR ignores the rest) */
+			w->ce += dm;
+			if (w->ce >= s->mss) {
+				w->ce = 0;
+				double th = c->W * (1 - c->alpha / 2);
+				c->ssthresh = th > 2 * s->mss ? th : 2 * s->mss;
+				c->W = c->ssthresh;
+				w->cwr_end = w->sent;
+				s->st.window_cuts++;
+			} else if (c->W < c->ssthresh) {
+				c->W += da;
+			} else {
+				c->W += s->mss * da / c->W;
+			}
+		}
+	}
+	if (t >= w->tsend && w->sent < w->bytes) {
+		double room = c->W - (w->sent - w->acked), left = w->bytes - w->sent;
+		double inj = room < left ? room : left;
+		if (inj > 0) {
+			int32_t l = w->path[0];
+			w->sent += inj;
+			s->st.ce_bytes += inj * s->pl[l];
+			return fifo_put(s, l, slot, 0, inj, inj * s->pl[l]);
+		}
+	}
+	return REACT_OK;
+}
+
+/* One step [t, t + dt) of every window flow; completed transfers schedule
+ * their arrival, drained ones are retired. */
+static react_status_t wstep(sim_t *s, double t)
+{
+	react_status_t st;
+	if (s->ul_dirty)
+		wlinks(s);
+	s->stepno++;
+	for (size_t u = 0; u < s->nul; u++) {
+		int32_t l = s->ul[u];
+		double q = s->ql[l] / s->mss;
+		s->pl[l] = red_mark(q);
+		if (q > s->st.max_queue_pkts)
+			s->st.max_queue_pkts = q;
+	}
+	/* every port serves its FIFO; bytes that arrived in this step wait */
+	for (size_t u = 0; u < s->nul; u++) {
+		int32_t l = s->ul[u];
+		wfifo_t *f = &s->fifo[l];
+		double budget = s->capdt[l];
+		while (f->n && budget > 0) {
+			wseg_t *g = &f->v[f->head];
+			if (g->step == s->stepno)
+				break;
+			double x = g->b <= budget ? g->b : budget;
+			double mx = x == g->b ? g->m : g->m * (x / g->b);
+			int32_t slot = g->slot, hop = g->hop + 1;
+			budget -= x;
+			s->ql[l] -= x;
+			if (x == g->b) {
+				f->head = (f->head + 1) & (f->cap - 1);
+				f->n--;
+			} else {
+				g->b -= x;
+				g->m -= mx;
+			}
+			wflow_t *w = &s->wf[slot];
+			if (hop < w->plen) {
+				int32_t n = w->path[hop];
+				s->st.ce_bytes += (x - mx) * s->pl[n];
+				if ((st = fifo_put(s, n, slot, hop, x, mx + (x - mx) * s->pl[n])))
+					return st;
+			} else {
+				w->deliv += x;
+				w->dmark += mx;
+			}
+		}
+		if (!f->n)
+			s->ql[l] = 0; /* no rounding residue in an empty port */
+	}
+	for (size_t i = 0; i < s->nwact;) {
+		int32_t slot = s->wact[i];
+		if ((st = wsender(s, slot, t)))
+			return st;
+		wflow_t *w = &s->wf[slot];
+		if (!w->done && w->deliv >= w->bytes * (1 - 1e-12)) {
+			w->done = 1;
+			if ((st = push(s, t + s->dt + w->fdelay, EV_ARRIVE, w->job, w->idx)))
+				return st;
+		}
+		if (w->done && w->acked >= w->deliv * (1 - 1e-12)) {
+			wremove(s, i);
+			continue;
+		}
+		i++;
+	}
+	s->st.rate_solves++;
+	return REACT_OK;
+}
+
 /* ---- pattern flows ---- */
 static react_status_t start_flow(sim_t *s, int32_t j, size_t f, double t)
 {
@@ -455,6 +839,14 @@ static react_status_t start_flow(sim_t *s, int32_t j, size_t f, double t)
 	if (len == 0 || fl->bytes == 0) {
 		s->st.flow_events++;
 		return push(s, t + d, EV_ARRIVE, j, (int64_t)f);
+	}
+	if (s->window) {
+		/* the engine opens a logical flow's connections when its epoch starts */
+		int32_t ci;
+		if ((st = find_conn(s, (uint64_t)(j + 1) << 32 | k, J->fkey[f], J->epoch_start + 2 * d,
+		                    &ci)))
+			return st;
+		return wadd(s, j, (int32_t)f, ci, path, len, (double)fl->bytes, d, t);
 	}
 	return add_ent(s, (ent_t){j, (int32_t)f, (double)fl->bytes, 0, path, len, 0, 0, 0, 0, 0, -1}, t);
 }
@@ -637,15 +1029,15 @@ static react_status_t check_cfg(const react_run_cfg_t *c, char *err, size_t errl
 {
 	const react_topology_t *t = c->topo;
 	if (!t || t->nhosts < 1) {
-		snprintf(err, errlen, "flow backend: the run has no topology");
+		snprintf(err, errlen, "the run has no topology");
 		return REACT_EINVAL;
 	}
 	if (c->ecmp_ports < 1) {
-		snprintf(err, errlen, "flow backend: ecmp_ports is %d, expected >= 1", c->ecmp_ports);
+		snprintf(err, errlen, "ecmp_ports is %d, expected >= 1", c->ecmp_ports);
 		return REACT_EINVAL;
 	}
 	if (c->njobs < 0 || (c->njobs > 0 && !c->jobs)) {
-		snprintf(err, errlen, "flow backend: bad job list");
+		snprintf(err, errlen, "bad job list");
 		return REACT_EINVAL;
 	}
 	for (int32_t j = 0; j < c->njobs; j++) {
@@ -681,6 +1073,95 @@ static react_status_t check_cfg(const react_run_cfg_t *c, char *err, size_t errl
 	return REACT_OK;
 }
 
+/* One event of the heap at time t (both models). */
+static react_status_t handle_event(sim_t *s, ev_t e, double t, const react_driver_cb_t *cb,
+                                   int32_t *alive)
+{
+	const react_run_cfg_t *cfg = s->cfg;
+	react_status_t st;
+	switch (e.type) {
+	case EV_EPOCH:
+		if ((st = epoch_begin(s, e.job, t, cb)))
+			return st;
+		if (!s->js[e.job].alive)
+			(*alive)--;
+		break;
+	case EV_ARRIVE:
+		if ((st = arrive(s, e.job, (size_t)e.idx, t, cb)))
+			return st;
+		break;
+	case EV_EXT_ON:
+		for (size_t c = s->ext_off[e.idx]; c < s->ext_off[e.idx + 1]; c++) {
+			int32_t len = 0;
+			int32_t *p = &s->ext_paths[c * (size_t)s->maxhops];
+			uint32_t sport = react_ext_label(cfg->seed, (uint64_t)e.idx, c - s->ext_off[e.idx]);
+			if ((st = react_routing_path(s->rt, cfg->ext[e.idx].src_host,
+			                             cfg->ext[e.idx].dst_host, sport, cfg->seed, p,
+			                             s->maxhops, &len)))
+				return st;
+			if (s->window) {
+				double d = 0;
+				int32_t ci;
+				for (int32_t i = 0; i < len; i++)
+					d += s->ldelay[p[i]];
+				if ((st = new_conn(s, 0, 0, t + 2 * d, &ci)) ||
+				    (st = wadd(s, -1, (int32_t)e.idx, ci, p, len, INFINITY, d, t)))
+					return st;
+			} else if ((st = add_ent(s, (ent_t){-1, (int32_t)e.idx, 0, 0, p, len, 0, 0, 0, 0, 0, -1},
+			                         t))) {
+				return st;
+			}
+		}
+		break;
+	case EV_EXT_OFF:
+		if (s->window) {
+			for (size_t i = 0; i < s->nwact;)
+				if (s->wf[s->wact[i]].job < 0 && s->wf[s->wact[i]].idx == (int32_t)e.idx)
+					wremove(s, i);
+				else
+					i++;
+			break;
+		}
+		for (size_t i = 0; i < s->nact; i++)
+			if (s->act[i].alive && s->act[i].job < 0 && s->act[i].idx == (int32_t)e.idx) {
+				if ((st = remove_ent(s, (int32_t)i)))
+					return st;
+				s->st.flow_events++;
+			}
+		break;
+	}
+	return REACT_OK;
+}
+
+/* The window model's loop: steps of dt while any window flow is active,
+ * jumps to the next event otherwise. */
+static react_status_t run_window(sim_t *s, const react_driver_cb_t *cb, int32_t alive,
+                                 double *tend)
+{
+	react_status_t st;
+	double t = 0;
+	while (alive > 0) {
+		while (s->nheap && s->heap[0].t <= t)
+			if ((st = handle_event(s, pop(s), t, cb, &alive)))
+				return st;
+		if (alive <= 0)
+			break;
+		if (s->nwact == 0) {
+			if (!s->nheap) {
+				snprintf(s->err, s->errlen, "dctcp backend: at t=%.9g s no flow can progress", t);
+				return REACT_EBACKEND;
+			}
+			t = s->heap[0].t;
+			continue;
+		}
+		if ((st = wstep(s, t)))
+			return st;
+		t += s->dt;
+	}
+	*tend = t;
+	return REACT_OK;
+}
+
 static void sim_free(sim_t *s)
 {
 	if (s->js)
@@ -699,25 +1180,38 @@ static void sim_free(sim_t *s)
 			free(s->lf[l]);
 	free(s->lf); free(s->lcnt); free(s->lcap); free(s->lstamp); free(s->seeds);
 	free(s->rc); free(s->cnt); free(s->used); free(s->used_all); free(s->freel); free(s->ch);
+	for (size_t i = 0; i < s->nwf; i++)
+		free(s->wf[i].ring);
+	if (s->fifo)
+		for (int32_t l = 0; l < s->ndl; l++)
+			free(s->fifo[l].v);
+	free(s->wf); free(s->wact); free(s->wfree); free(s->conns); free(s->chash); free(s->fifo);
+	free(s->capdt); free(s->ql); free(s->pl); free(s->ul);
 }
 
-react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
-                                 react_flowsim_stats_t *stats, char *err, size_t errlen)
+static react_status_t flowsim_run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
+                                  int window, react_flowsim_stats_t *stats, char *err,
+                                  size_t errlen)
 {
 	react_status_t st;
 	sim_t s;
 	char dummy[8];
 	memset(&s, 0, sizeof s);
+	s.window = window;
 	if (!err) {
 		err = dummy;
 		errlen = sizeof dummy;
 	}
+	const char *name = window ? "dctcp" : "flow";
 	if (!cfg || !cb || !cb->pattern_for || !cb->epoch_done) {
-		snprintf(err, errlen, "flow backend: missing configuration or callbacks");
+		snprintf(err, errlen, "%s backend: missing configuration or callbacks", name);
 		return REACT_EINVAL;
 	}
-	if ((st = check_cfg(cfg, err, errlen)))
+	char why[512];
+	if ((st = check_cfg(cfg, why, sizeof why))) {
+		snprintf(err, errlen, "%s backend: %s", name, why);
 		return st;
+	}
 	s.cfg = cfg;
 	s.t = cfg->topo;
 	s.err = err;
@@ -757,6 +1251,27 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 	for (size_t d = 0; d < cfg->ndegraded; d++)
 		s.cap[2 * cfg->degraded[d].link] = s.cap[2 * cfg->degraded[d].link + 1] =
 		    cfg->degraded[d].rate_bps / 8;
+	if (window) {
+		/* payload rates: a segment of MSS = MTU - 40 bytes travels as MTU + 2 (PPP) */
+		double mtu = cfg->mtu ? cfg->mtu : 1500, fastest = 0;
+		s.mss = mtu - 40;
+		s.capdt = malloc(nd * sizeof *s.capdt);
+		s.ql = calloc(nd, sizeof *s.ql);
+		s.fifo = calloc(nd, sizeof *s.fifo);
+		s.pl = calloc(nd, sizeof *s.pl);
+		s.ul = malloc(nd * sizeof *s.ul);
+		st = REACT_ENOMEM;
+		if (!s.capdt || !s.ql || !s.fifo || !s.pl || !s.ul)
+			goto fail;
+		for (int32_t l = 0; l < s.ndl; l++)
+			if (s.cap[l] > fastest)
+				fastest = s.cap[l];
+		s.dt = fastest > 0 ? (mtu + 2) / fastest : 1e-6;
+		if (s.dt > 1e-6)
+			s.dt = 1e-6;
+		for (int32_t l = 0; l < s.ndl; l++)
+			s.capdt[l] = s.cap[l] * s.mss / (mtu + 2) * s.dt;
+	}
 	/* external flows: fixed paths per copy */
 	ncopies = 0;
 	for (size_t x = 0; x < cfg->next; x++) {
@@ -789,6 +1304,11 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 	}
 	double t = 0;
 	int dirty = 1;
+	if (window) {
+		if ((st = run_window(&s, cb, alive, &t)))
+			goto fail;
+		alive = 0;
+	}
 	while (alive > 0) {
 		if (dirty) {
 			if ((st = solve(&s, t)))
@@ -818,40 +1338,8 @@ react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_
 				goto fail;
 		}
 		while (s.nheap && s.heap[0].t <= t) {
-			ev_t e = pop(&s);
-			switch (e.type) {
-			case EV_EPOCH:
-				if ((st = epoch_begin(&s, e.job, t, cb)))
-					goto fail;
-				if (!s.js[e.job].alive)
-					alive--;
-				break;
-			case EV_ARRIVE:
-				if ((st = arrive(&s, e.job, (size_t)e.idx, t, cb)))
-					goto fail;
-				break;
-			case EV_EXT_ON:
-				for (size_t c = s.ext_off[e.idx]; c < s.ext_off[e.idx + 1]; c++) {
-					int32_t len = 0;
-					int32_t *p = &s.ext_paths[c * (size_t)s.maxhops];
-					uint32_t sport = react_ext_label(cfg->seed, (uint64_t)e.idx,
-					                                 c - s.ext_off[e.idx]);
-					if ((st = react_routing_path(s.rt, cfg->ext[e.idx].src_host,
-					                             cfg->ext[e.idx].dst_host, sport, cfg->seed, p,
-					                             s.maxhops, &len)) ||
-					    (st = add_ent(&s, (ent_t){-1, (int32_t)e.idx, 0, 0, p, len, 0, 0, 0, 0, 0, -1}, t)))
-						goto fail;
-				}
-				break;
-			case EV_EXT_OFF:
-				for (size_t i = 0; i < s.nact; i++)
-					if (s.act[i].alive && s.act[i].job < 0 && s.act[i].idx == (int32_t)e.idx) {
-						if ((st = remove_ent(&s, (int32_t)i)))
-							goto fail;
-						s.st.flow_events++;
-					}
-				break;
-			}
+			if ((st = handle_event(&s, pop(&s), t, cb, &alive)))
+				goto fail;
 			dirty = 1;
 		}
 	}
@@ -864,10 +1352,29 @@ fail:
 	return st;
 }
 
+react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
+                                 react_flowsim_stats_t *stats, char *err, size_t errlen)
+{
+	return flowsim_run(cfg, cb, 0, stats, err, errlen);
+}
+
+react_status_t react_flowsim_run_dctcp(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
+                                       react_flowsim_stats_t *stats, char *err, size_t errlen)
+{
+	return flowsim_run(cfg, cb, 1, stats, err, errlen);
+}
+
 static react_status_t run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb, char *err,
                           size_t errlen)
 {
 	return react_flowsim_run(cfg, cb, NULL, err, errlen);
 }
 
+static react_status_t run_dctcp(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
+                                char *err, size_t errlen)
+{
+	return react_flowsim_run_dctcp(cfg, cb, NULL, err, errlen);
+}
+
 const react_backend_ops_t react_backend_flow = {"flow", run};
+const react_backend_ops_t react_backend_dctcp = {"dctcp", run_dctcp};
