@@ -15,6 +15,9 @@
  *    stock Ipv4GlobalRouting, same links, queues and TCP settings) moving the
  *    same bytes between the same host pairs, all flows at once: the ratio
  *    of wall time per packet-hop says what the backend's machinery costs.
+ * 2b. Beside each, the same run on the flow-level backend's DCTCP window
+ *    model and on its max-min model: wall time (ns-3 / model) and the mean
+ *    epoch time after the first on all three.
  * 3. Growth: one epoch for message sizes 2, 8, 20 MB (8 ranks) and for
  *    4, 8, 16 ranks (8 MB), MTU 9000.
  */
@@ -22,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "react/flowsim.h"
 #include "react/generators.h"
 #include "react/ns3.h"
 #include "react/topology.h"
@@ -29,6 +33,7 @@
 typedef struct fixed {
 	const react_pattern_t *p;
 	int64_t epochs;
+	double sum; /* epoch times after the first */
 } fixed_t;
 
 static const react_pattern_t *pat_for(void *ctx, int32_t job, int64_t epoch)
@@ -40,10 +45,22 @@ static const react_pattern_t *pat_for(void *ctx, int32_t job, int64_t epoch)
 
 static react_status_t done(void *ctx, const react_epoch_report_t *rep)
 {
-	(void)ctx;
-	(void)rep;
+	fixed_t *f = ctx;
+	if (rep->epoch > 0)
+		f->sum += rep->end_s - rep->start_s;
 	return REACT_OK;
 }
+
+#include <time.h>
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* mean epoch (after the first) of the last run_one, per backend */
+static double g_epoch_ns3, g_epoch_win, g_epoch_mm, g_wall_win, g_wall_mm;
 
 static int run_one(const react_topology_t *t, int32_t nranks, uint64_t bytes, int64_t epochs,
                    uint32_t mtu, react_ns3_stats_t *st, react_ns3_stats_t *plain)
@@ -73,12 +90,26 @@ static int run_one(const react_topology_t *t, int32_t nranks, uint64_t bytes, in
 	cfg.ecmp_ports = 4;
 	cfg.mtu = mtu;
 	cfg.seed = 1;
-	fixed_t f = {p, epochs};
+	fixed_t f = {p, epochs, 0};
 	react_driver_cb_t cb = {&f, pat_for, done};
 	int rc = 0;
 	if (react_ns3_run_stats(&cfg, &cb, st, err, sizeof err) != REACT_OK) {
 		fprintf(stderr, "bench-ns3: %s\n", err);
 		rc = -1;
+	}
+	g_epoch_ns3 = epochs > 1 ? f.sum / (double)(epochs - 1) : 0;
+	for (int m = 0; rc == 0 && m < 2; m++) {
+		fixed_t g = {p, epochs, 0};
+		react_driver_cb_t cg = {&g, pat_for, done};
+		double t0 = now();
+		react_status_t r = m ? react_flowsim_run(&cfg, &cg, NULL, err, sizeof err)
+		                     : react_flowsim_run_dctcp(&cfg, &cg, NULL, err, sizeof err);
+		if (r != REACT_OK) {
+			fprintf(stderr, "bench-ns3: flow-level: %s\n", err);
+			rc = -1;
+		}
+		*(m ? &g_wall_mm : &g_wall_win) = now() - t0;
+		*(m ? &g_epoch_mm : &g_epoch_win) = epochs > 1 ? g.sum / (double)(epochs - 1) : 0;
 	}
 	if (rc == 0 && plain) {
 		/* the same bytes: every flow of one epoch, epochs times, spread evenly */
@@ -144,6 +175,14 @@ int main(int argc, char **argv)
 			return 2;
 		printf("MTU %u:\n", mtus[m]);
 		row("react backend", &s);
+		printf("  %-36s wall %7.3f s  (ns-3 / this = %.0fx)\n", "flow-level, DCTCP window model",
+		       g_wall_win, s.wall_s / g_wall_win);
+		printf("  %-36s wall %7.3f s  (ns-3 / this = %.0fx)\n", "flow-level, max-min model",
+		       g_wall_mm, s.wall_s / g_wall_mm);
+		if (epochs > 1)
+			printf("  mean epoch after the first: ns-3 %.1f us, window model %.1f us (%.3fx), "
+			       "max-min %.1f us (%.3fx)\n", g_epoch_ns3 * 1e6, g_epoch_win * 1e6,
+			       g_epoch_win / g_epoch_ns3, g_epoch_mm * 1e6, g_epoch_mm / g_epoch_ns3);
 		if (only) {
 			printf("  %lld epochs measured: %.0f s (%.1f min)\n", (long long)epochs, s.wall_s,
 			       s.wall_s / 60);

@@ -91,6 +91,7 @@ typedef struct wconn {
 	uint64_t ka, kb;      /* (job + 1) << 32 | port index, flow key; 0, 0: external */
 	double W, ssthresh, alpha; /* bytes, bytes, DCTCP's estimate */
 	double est_s;         /* handshake done */
+	int cwr_tail;         /* the last transfer ended in CWR: see wsender */
 } wconn_t;
 
 /* One transfer in flight on a connection (or one external flow copy). */
@@ -98,12 +99,14 @@ typedef struct wflow {
 	int32_t job, idx;     /* job -1: external flow idx */
 	int32_t conn;
 	const int32_t *path;
-	int32_t plen, L, rpos, done;
+	int32_t plen, done;
 	double bytes;         /* INFINITY for external flows */
 	double sent, deliv, dmark, acked, macked;
 	double cwr_end, win_end, win_acked, win_marked, ce;
-	double tsend, fdelay;
-	double *ring;         /* L pairs: cumulative (delivered, marked), one per step */
+	double tsend, fdelay, rtt;
+	/* deliveries not yet acknowledged: (time, cumulative delivered, marked) */
+	double *aq;
+	size_t aqcap, aqhead, aqn;
 } wflow_t;
 
 /* A run of bytes of one flow in a port's FIFO. */
@@ -155,8 +158,11 @@ typedef struct sim {
 	int window;
 	double dt, mss;
 	double *capdt;        /* per directed link: payload bytes served per step */
-	double *ql, *pl;      /* per directed link: queued bytes, mark probability this step */
+	double *ql;           /* per directed link: queued bytes */
 	wfifo_t *fifo;        /* per directed link */
+	wseg_t *pend;         /* arrivals of this step, marked together per port */
+	size_t npend, pendcap;
+	double *parr, *pfrac; /* per directed link: bytes arriving now, fraction marked */
 	uint64_t stepno;
 	int32_t *ul;          /* directed links in use by window flows */
 	size_t nul;
@@ -503,15 +509,33 @@ static react_status_t solve(sim_t *s, double t)
 
 #define WIN_G (1.0 / 16)
 #define WIN_INIT_SEGS 10
+#define WIN_TAIL_SEGS 2
 
-static double red_mark(double qpkts)
+/* Integral over the backlog (in packets) of RED's marking probability: a
+ * burst of b bytes joining a backlog of q bytes has mss x (red_int((q + b) /
+ * mss) - red_int(q / mss)) bytes marked, packet by packet as it builds.
+ * Between the thresholds the probability is 2 u / (1 + u), u = (q - KMIN) /
+ * (KMAX - KMIN): RED's inter-mark count spreads marks uniformly over 1..1/u
+ * packets; above KMAX every packet. */
+static double red_int(double q)
 {
-	if (qpkts < REACT_DCTCP_KMIN)
+	const double R = REACT_DCTCP_KMAX - REACT_DCTCP_KMIN;
+	if (q <= REACT_DCTCP_KMIN)
 		return 0;
-	double pb = qpkts >= REACT_DCTCP_KMAX ? 1 : (qpkts - REACT_DCTCP_KMIN) /
-	                                                (REACT_DCTCP_KMAX - REACT_DCTCP_KMIN);
-	/* RED's inter-mark count spreads marks uniformly over 1..1/pb packets */
-	return 2 * pb / (1 + pb);
+	if (q < REACT_DCTCP_KMAX) {
+		double u = (q - REACT_DCTCP_KMIN) / R;
+		return 2 * R * (u - log1p(u));
+	}
+	return 2 * R * (1 - log(2.0)) + (q - REACT_DCTCP_KMAX);
+}
+
+/* Bytes of a b-byte arrival at port l that get CE-marked. */
+static double red_marked(const sim_t *s, int32_t l, double b)
+{
+	double q = s->ql[l] / s->mss;
+	if (q + b / s->mss <= REACT_DCTCP_KMIN)
+		return 0;
+	return s->mss * (red_int(q + b / s->mss) - red_int(q));
 }
 
 static uint64_t mix64(uint64_t x)
@@ -534,7 +558,7 @@ static react_status_t new_conn(sim_t *s, uint64_t ka, uint64_t kb, double est, i
 		s->conncap = nc;
 	}
 	*out = (int32_t)s->nconn;
-	s->conns[s->nconn++] = (wconn_t){ka, kb, WIN_INIT_SEGS * s->mss, INFINITY, 1, est};
+	s->conns[s->nconn++] = (wconn_t){ka, kb, WIN_INIT_SEGS * s->mss, INFINITY, 1, est, 0};
 	return REACT_OK;
 }
 
@@ -577,12 +601,12 @@ static react_status_t find_conn(sim_t *s, uint64_t ka, uint64_t kb, double est, 
 }
 
 static react_status_t fifo_put(sim_t *s, int32_t l, int32_t slot, int32_t hop, double b,
-                               double m)
+                               double m, uint64_t step)
 {
 	wfifo_t *f = &s->fifo[l];
 	if (f->n) { /* the same flow arriving again in this step: one segment */
 		wseg_t *tl = &f->v[(f->head + f->n - 1) & (f->cap - 1)];
-		if (tl->slot == slot && tl->step == s->stepno) {
+		if (tl->slot == slot && tl->step == step) {
 			tl->b += b;
 			tl->m += m;
 			s->ql[l] += b;
@@ -601,8 +625,51 @@ static react_status_t fifo_put(sim_t *s, int32_t l, int32_t slot, int32_t hop, d
 		f->cap = nc;
 		f->head = 0;
 	}
-	f->v[(f->head + f->n++) & (f->cap - 1)] = (wseg_t){slot, hop, s->stepno, b, m};
+	f->v[(f->head + f->n++) & (f->cap - 1)] = (wseg_t){slot, hop, step, b, m};
 	s->ql[l] += b;
+	return REACT_OK;
+}
+
+/* An arrival at port l in this step; wflush enqueues them. */
+static react_status_t arrive_later(sim_t *s, int32_t l, int32_t slot, int32_t hop, double b,
+                                   double m)
+{
+	if (s->npend == s->pendcap) {
+		size_t nc = s->pendcap ? 2 * s->pendcap : 64;
+		wseg_t *q = realloc(s->pend, nc * sizeof *q);
+		if (!q)
+			return REACT_ENOMEM;
+		s->pend = q;
+		s->pendcap = nc;
+	}
+	/* step holds the port: the segment's own step is set by wflush */
+	s->pend[s->npend++] = (wseg_t){slot, hop, (uint64_t)l, b, m};
+	s->parr[l] += b;
+	return REACT_OK;
+}
+
+/* Enqueue this step's arrivals, tagged `step`.  All arrivals at one port
+ * are marked as one burst on top of its backlog, so that no flow's bytes
+ * see a shorter queue for being handled first. */
+static react_status_t wflush(sim_t *s, uint64_t step)
+{
+	react_status_t st;
+	for (size_t i = 0; i < s->npend; i++) {
+		int32_t l = (int32_t)s->pend[i].step;
+		if (s->parr[l] > 0) {
+			s->pfrac[l] = red_marked(s, l, s->parr[l]) / s->parr[l];
+			s->parr[l] = 0;
+		}
+	}
+	for (size_t i = 0; i < s->npend; i++) {
+		const wseg_t *g = &s->pend[i];
+		int32_t l = (int32_t)g->step;
+		double mk = (g->b - g->m) * s->pfrac[l];
+		s->st.ce_bytes += mk;
+		if ((st = fifo_put(s, l, g->slot, g->hop, g->b, g->m + mk, step)))
+			return st;
+	}
+	s->npend = 0;
 	return REACT_OK;
 }
 
@@ -632,17 +699,11 @@ static react_status_t wadd(sim_t *s, int32_t job, int32_t idx, int32_t conn, con
 		}
 		slot = (int32_t)s->nwf++;
 	}
-	int32_t L = (int32_t)ceil(2 * fdelay / s->dt - 1e-9);
-	if (L < 1)
-		L = 1;
-	double *ring = calloc((size_t)(2 * L), sizeof *ring);
-	if (!ring)
-		return REACT_ENOMEM;
 	const wconn_t *c = &s->conns[conn];
 	s->wf[slot] = (wflow_t){.job = job, .idx = idx, .conn = conn, .path = path, .plen = plen,
-	                        .L = L, .bytes = bytes, .win_end = -1,
+	                        .bytes = bytes, .win_end = -1,
 	                        .tsend = c->est_s > t ? c->est_s : t, .fdelay = fdelay,
-	                        .ring = ring};
+	                        .rtt = 2 * fdelay};
 	s->wact[s->nwact++] = slot;
 	s->ul_dirty = 1;
 	if ((int32_t)s->nwact > s->st.max_active)
@@ -669,8 +730,8 @@ static void wremove(sim_t *s, size_t i)
 		}
 		f->n = k;
 	}
-	free(w->ring);
-	w->ring = NULL;
+	free(w->aq);
+	w->aq = NULL;
 	s->wfree[s->nwfree++] = slot;
 	s->wact[i] = s->wact[--s->nwact];
 	s->ul_dirty = 1;
@@ -694,19 +755,54 @@ static void wlinks(sim_t *s)
 	s->ul_dirty = 0;
 }
 
-/* Sender side of one step: ACKs that reach it now, then DCTCP, then new data. */
+/* Record what the receiver has at time te; its ACK reaches the sender one
+ * base RTT later. */
+static react_status_t ack_put(wflow_t *w, double te)
+{
+	if (w->aqn && w->aq[3 * ((w->aqhead + w->aqn - 1) & (w->aqcap - 1)) + 1] == w->deliv)
+		return REACT_OK;
+	if (w->aqn == w->aqcap) {
+		size_t nc = w->aqcap ? 2 * w->aqcap : 16;
+		double *q = malloc(3 * nc * sizeof *q);
+		if (!q)
+			return REACT_ENOMEM;
+		for (size_t i = 0; i < w->aqn; i++)
+			memcpy(&q[3 * i], &w->aq[3 * ((w->aqhead + i) & (w->aqcap - 1))], 3 * sizeof *q);
+		free(w->aq);
+		w->aq = q;
+		w->aqcap = nc;
+		w->aqhead = 0;
+	}
+	double *e = &w->aq[3 * ((w->aqhead + w->aqn++) & (w->aqcap - 1))];
+	e[0] = te + w->rtt;
+	e[1] = w->deliv;
+	e[2] = w->dmark;
+	return REACT_OK;
+}
+
+/* Sender side at the start of a step at t: the ACKs that have reached it,
+ * DCTCP's response, then new data into its first port. */
 static react_status_t wsender(sim_t *s, int32_t slot, double t)
 {
 	wflow_t *w = &s->wf[slot];
 	wconn_t *c = &s->conns[w->conn];
-	double *r = &w->ring[2 * w->rpos];
-	double da = r[0] - w->acked, dm = r[1] - w->macked;
-	r[0] = w->deliv;
-	r[1] = w->dmark;
-	w->rpos = w->rpos + 1 == w->L ? 0 : w->rpos + 1;
+	double newa = w->acked, newm = w->macked;
+	while (w->aqn && w->aq[3 * w->aqhead] <= t + 1e-15) {
+		newa = w->aq[3 * w->aqhead + 1];
+		newm = w->aq[3 * w->aqhead + 2];
+		w->aqhead = (w->aqhead + 1) & (w->aqcap - 1);
+		w->aqn--;
+	}
+	double da = newa - w->acked, dm = newm - w->macked;
 	if (da > 0) {
-		w->acked += da;
-		w->macked += dm;
+		/* ns-3.37 leaves CWR only on an ACK beyond the data sent when it
+		 * entered it: a transfer whose last window was cut ends still in
+		 * CWR, with PRR's window shrunk to a couple of segments, and the
+		 * next transfer sends that much for a round trip until its first
+		 * ACK restores the window to ssthresh */
+		c->cwr_tail = 0;
+		w->acked = newa;
+		w->macked = newm;
 		w->win_acked += da;
 		w->win_marked += dm;
 		if (w->win_end < 0)
@@ -716,7 +812,7 @@ static react_status_t wsender(sim_t *s, int32_t slot, double t)
 			w->win_acked = w->win_marked = 0;
 			w->win_end = w->sent;
 		}
-		if (w->acked >= w->cwr_end) {
+		if (w->acked > w->cwr_end) {
 			/* fluid marks: the sender reacts once a whole segment's worth
 			 * of CE-marked bytes has been echoed (CWR ignores the rest) */
 			w->ce += dm;
@@ -735,38 +831,42 @@ static react_status_t wsender(sim_t *s, int32_t slot, double t)
 		}
 	}
 	if (t >= w->tsend && w->sent < w->bytes) {
-		double room = c->W - (w->sent - w->acked), left = w->bytes - w->sent;
+		double W = c->cwr_tail ? WIN_TAIL_SEGS * s->mss : c->W;
+		double room = W - (w->sent - w->acked), left = w->bytes - w->sent;
 		double inj = room < left ? room : left;
 		if (inj > 0) {
-			int32_t l = w->path[0];
 			w->sent += inj;
-			s->st.ce_bytes += inj * s->pl[l];
-			return fifo_put(s, l, slot, 0, inj, inj * s->pl[l]);
+			return arrive_later(s, w->path[0], slot, 0, inj, 0);
 		}
 	}
 	return REACT_OK;
 }
 
-/* One step [t, t + dt) of every window flow; completed transfers schedule
- * their arrival, drained ones are retired. */
-static react_status_t wstep(sim_t *s, double t)
+/* One step [t, t + h) (h <= dt) of every window flow; completed transfers
+ * schedule their arrival, drained ones are retired. */
+static react_status_t wstep(sim_t *s, double t, double h)
 {
 	react_status_t st;
 	if (s->ul_dirty)
 		wlinks(s);
 	s->stepno++;
 	for (size_t u = 0; u < s->nul; u++) {
-		int32_t l = s->ul[u];
-		double q = s->ql[l] / s->mss;
-		s->pl[l] = red_mark(q);
+		double q = s->ql[s->ul[u]] / s->mss;
 		if (q > s->st.max_queue_pkts)
 			s->st.max_queue_pkts = q;
 	}
+	for (size_t i = 0; i < s->nwact; i++)
+		if ((st = wsender(s, s->wact[i], t)))
+			return st;
+	/* new data, tagged with the previous step: the ports may send it at once */
+	if ((st = wflush(s, s->stepno - 1)))
+		return st;
 	/* every port serves its FIFO; bytes that arrived in this step wait */
+	double frac = h / s->dt;
 	for (size_t u = 0; u < s->nul; u++) {
 		int32_t l = s->ul[u];
 		wfifo_t *f = &s->fifo[l];
-		double budget = s->capdt[l];
+		double budget = s->capdt[l] * frac;
 		while (f->n && budget > 0) {
 			wseg_t *g = &f->v[f->head];
 			if (g->step == s->stepno)
@@ -785,9 +885,7 @@ static react_status_t wstep(sim_t *s, double t)
 			}
 			wflow_t *w = &s->wf[slot];
 			if (hop < w->plen) {
-				int32_t n = w->path[hop];
-				s->st.ce_bytes += (x - mx) * s->pl[n];
-				if ((st = fifo_put(s, n, slot, hop, x, mx + (x - mx) * s->pl[n])))
+				if ((st = arrive_later(s, w->path[hop], slot, hop, x, mx)))
 					return st;
 			} else {
 				w->deliv += x;
@@ -797,17 +895,22 @@ static react_status_t wstep(sim_t *s, double t)
 		if (!f->n)
 			s->ql[l] = 0; /* no rounding residue in an empty port */
 	}
+	if ((st = wflush(s, s->stepno)))
+		return st;
+	double te = t + h;
 	for (size_t i = 0; i < s->nwact;) {
 		int32_t slot = s->wact[i];
-		if ((st = wsender(s, slot, t)))
-			return st;
 		wflow_t *w = &s->wf[slot];
+		if ((st = ack_put(w, te)))
+			return st;
 		if (!w->done && w->deliv >= w->bytes * (1 - 1e-12)) {
 			w->done = 1;
-			if ((st = push(s, t + s->dt + w->fdelay, EV_ARRIVE, w->job, w->idx)))
+			if ((st = push(s, te + w->fdelay, EV_ARRIVE, w->job, w->idx)))
 				return st;
 		}
 		if (w->done && w->acked >= w->deliv * (1 - 1e-12)) {
+			if (w->cwr_end >= w->bytes * (1 - 1e-12))
+				s->conns[w->conn].cwr_tail = 1;
 			wremove(s, i);
 			continue;
 		}
@@ -1154,9 +1257,15 @@ static react_status_t run_window(sim_t *s, const react_driver_cb_t *cb, int32_t 
 			t = s->heap[0].t;
 			continue;
 		}
-		if ((st = wstep(s, t)))
+		/* steps end where the next event is due */
+		double h = s->dt, tn = t + h;
+		if (s->nheap && s->heap[0].t < tn) {
+			tn = s->heap[0].t;
+			h = tn - t;
+		}
+		if ((st = wstep(s, t, h)))
 			return st;
-		t += s->dt;
+		t = tn;
 	}
 	*tend = t;
 	return REACT_OK;
@@ -1181,12 +1290,12 @@ static void sim_free(sim_t *s)
 	free(s->lf); free(s->lcnt); free(s->lcap); free(s->lstamp); free(s->seeds);
 	free(s->rc); free(s->cnt); free(s->used); free(s->used_all); free(s->freel); free(s->ch);
 	for (size_t i = 0; i < s->nwf; i++)
-		free(s->wf[i].ring);
+		free(s->wf[i].aq);
 	if (s->fifo)
 		for (int32_t l = 0; l < s->ndl; l++)
 			free(s->fifo[l].v);
 	free(s->wf); free(s->wact); free(s->wfree); free(s->conns); free(s->chash); free(s->fifo);
-	free(s->capdt); free(s->ql); free(s->pl); free(s->ul);
+	free(s->capdt); free(s->ql); free(s->ul); free(s->pend); free(s->parr); free(s->pfrac);
 }
 
 static react_status_t flowsim_run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
@@ -1258,10 +1367,11 @@ static react_status_t flowsim_run(const react_run_cfg_t *cfg, const react_driver
 		s.capdt = malloc(nd * sizeof *s.capdt);
 		s.ql = calloc(nd, sizeof *s.ql);
 		s.fifo = calloc(nd, sizeof *s.fifo);
-		s.pl = calloc(nd, sizeof *s.pl);
+		s.parr = calloc(nd, sizeof *s.parr);
+		s.pfrac = calloc(nd, sizeof *s.pfrac);
 		s.ul = malloc(nd * sizeof *s.ul);
 		st = REACT_ENOMEM;
-		if (!s.capdt || !s.ql || !s.fifo || !s.pl || !s.ul)
+		if (!s.capdt || !s.ql || !s.fifo || !s.ul || !s.parr || !s.pfrac)
 			goto fail;
 		for (int32_t l = 0; l < s.ndl; l++)
 			if (s.cap[l] > fastest)
