@@ -9,7 +9,10 @@
  * A closing summary counts the runs where the backends agree: algorithm
  * bandwidth within --tol (15%) for both the baseline and the REACT run, and
  * the same sign of improvement (improvements within +---deadband (2%)
- * count as zero).
+ * count as zero).  --ns3-from takes the ns-3 side from an earlier run's
+ * --csv instead of running it again (the ns-3 backend is deterministic):
+ * how a change to a flow-level model is measured against packets in
+ * seconds.
  */
 #include <errno.h>
 #include <math.h>
@@ -33,7 +36,7 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "usage: react compare-backends SCENARIO [--set KEY=VALUE]... [--config I]\n"
 	        "                              [--fluid flow|dctcp] [--csv FILE] [--tol FRACTION]\n"
-	        "                              [--deadband PCT]\n"
+	        "                              [--deadband PCT] [--ns3-from CSV]\n"
 	        "  Runs every configuration (or only configuration I) of SCENARIO, baseline and\n"
 	        "  REACT, on a flow-level backend and the ns-3 backend and prints them side by\n"
 	        "  side.\n"
@@ -42,6 +45,8 @@ static void usage(FILE *f)
 	        "  --csv FILE     also write one row per configuration and job (atomically)\n"
 	        "  --tol F        algbw agreement tolerance, relative (default 0.15)\n"
 	        "  --deadband P   improvements within +-P %% count as zero (default 2)\n"
+	        "  --ns3-from CSV the ns-3 columns from an earlier --csv of the same scenario\n"
+	        "                 (and --set), instead of running ns-3 again\n"
 	        "exit: 0 done, 2 bad input or a backend failed\n");
 }
 
@@ -50,17 +55,139 @@ static int sign_of(double pct, double deadband)
 	return pct > deadband ? 1 : pct < -deadband ? -1 : 0;
 }
 
+/* One row of an earlier --csv: the ns-3 side of one configuration and job. */
+typedef struct ns3row {
+	char config[32], key[256], job[64];
+	double base, react, impr;
+	long long changes;
+} ns3row_t;
+
+/* Split one CSV line into at most max fields (double quotes protect commas;
+ * "" inside them is a quote); returns the number of fields, -1 when too many
+ * or a field is longer than len - 1. */
+static int csv_split(const char *line, char (*f)[256], int max)
+{
+	int n = 0;
+	const char *p = line;
+	for (;;) {
+		if (n == max)
+			return -1;
+		size_t k = 0;
+		int q = *p == '"';
+		if (q)
+			p++;
+		while (*p && (q || (*p != ',' && *p != '\n' && *p != '\r'))) {
+			if (q && *p == '"') {
+				if (p[1] != '"') {
+					p++;
+					q = 0;
+					continue;
+				}
+				p++;
+			}
+			if (k + 1 >= 256)
+				return -1;
+			f[n][k++] = *p++;
+		}
+		f[n++][k] = 0;
+		if (*p != ',')
+			return n;
+		p++;
+	}
+}
+
+/* Read the ns-3 columns of a compare-backends CSV; *rows malloc'd. */
+static int load_ns3(const char *path, ns3row_t **rows, size_t *nrows)
+{
+	static const char *const need[] = {"config", "key", "job", "ns3_base_gbps",
+	                                   "ns3_react_gbps", "ns3_impr_pct", "ns3_changes"};
+	enum { NNEED = 7, MAXF = 32 };
+	int col[NNEED];
+	char line[4096], (*f)[256] = malloc(MAXF * sizeof *f);
+	FILE *in = fopen(path, "r");
+	size_t cap = 0, n = 0, lno = 0;
+	ns3row_t *v = NULL;
+	*rows = NULL;
+	*nrows = 0;
+	if (!in || !f) {
+		fprintf(stderr, "react compare-backends: --ns3-from %s: %s\n", path, strerror(errno));
+		goto fail;
+	}
+	int nf = 0;
+	while (fgets(line, sizeof line, in)) {
+		lno++;
+		int k = csv_split(line, f, MAXF);
+		if (lno == 1) {
+			nf = k;
+			for (int i = 0; i < NNEED; i++) {
+				col[i] = -1;
+				for (int c = 0; c < k; c++)
+					if (!strcmp(f[c], need[i]))
+						col[i] = c;
+				if (col[i] < 0) {
+					fprintf(stderr, "react compare-backends: %s:1: no column '%s' (expected the "
+					                "header of a compare-backends --csv)\n", path, need[i]);
+					goto fail;
+				}
+			}
+			continue;
+		}
+		if (k == 1 && !f[0][0])
+			continue;
+		if (k != nf) {
+			fprintf(stderr, "react compare-backends: %s:%zu: %d fields, the header has %d\n",
+			        path, lno, k, nf);
+			goto fail;
+		}
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			ns3row_t *q = realloc(v, cap * sizeof *q);
+			if (!q)
+				goto fail;
+			v = q;
+		}
+		ns3row_t *r = &v[n];
+		snprintf(r->config, sizeof r->config, "%s", f[col[0]]);
+		snprintf(r->key, sizeof r->key, "%s", f[col[1]]);
+		snprintf(r->job, sizeof r->job, "%s", f[col[2]]);
+		char *end1, *end2, *end3, *end4;
+		r->base = strtod(f[col[3]], &end1);
+		r->react = strtod(f[col[4]], &end2);
+		r->impr = strtod(f[col[5]], &end3);
+		r->changes = strtoll(f[col[6]], &end4, 10);
+		if (*end1 || *end2 || *end3 || *end4 || !f[col[3]][0] || !(r->base > 0) ||
+		    !(r->react > 0)) {
+			fprintf(stderr, "react compare-backends: %s:%zu: expected positive numbers in "
+			                "ns3_base_gbps and ns3_react_gbps, numbers in ns3_impr_pct and "
+			                "ns3_changes\n", path, lno);
+			goto fail;
+		}
+		n++;
+	}
+	if (ferror(in)) {
+		fprintf(stderr, "react compare-backends: %s: read error\n", path);
+		goto fail;
+	}
+	fclose(in);
+	free(f);
+	*rows = v;
+	*nrows = n;
+	return 0;
+fail:
+	if (in)
+		fclose(in);
+	free(f);
+	free(v);
+	return -1;
+}
+
 int react_cmd_compare_backends(int argc, char **argv)
 {
-#ifndef REACT_HAVE_NS3
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "react compare-backends: this build has no ns-3 backend "
-	                "(configure with -Dns3=enabled and libns3-dev 3.37 installed)\n");
-	return 2;
-#else
 	const char *path = NULL, *csv_path = NULL;
 	const react_backend_ops_t *fluid = &react_backend_flow;
+	const char *ns3_from = NULL;
+	ns3row_t *stored = NULL;
+	size_t nstored = 0;
 	char csv_tmp[4200] = "";
 	long only = -1;
 	double tol = 0.15, deadband = 2.0;
@@ -92,12 +219,14 @@ int react_cmd_compare_backends(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--fluid") && i + 1 < argc) {
 			const react_backend_ops_t *b = react_cli_backend(argv[++i]);
-			if (!b || b == &react_backend_ns3) {
+			if (!b || !strcmp(b->name, "ns3")) {
 				fprintf(stderr, "react compare-backends: --fluid: expected flow or dctcp, got "
 				                "'%s'\n", argv[i]);
 				goto out;
 			}
 			fluid = b;
+		} else if (!strcmp(a, "--ns3-from") && i + 1 < argc) {
+			ns3_from = argv[++i];
 		} else if (!strcmp(a, "--csv") && i + 1 < argc) {
 			csv_path = argv[++i];
 		} else if ((!strcmp(a, "--tol") || !strcmp(a, "--deadband")) && i + 1 < argc) {
@@ -124,6 +253,15 @@ int react_cmd_compare_backends(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
+#ifndef REACT_HAVE_NS3
+	if (!ns3_from) {
+		fprintf(stderr, "react compare-backends: this build has no ns-3 backend (configure with "
+		                "-Dns3=enabled and libns3-dev 3.37 installed), and no --ns3-from\n");
+		goto out;
+	}
+#endif
+	if (ns3_from && load_ns3(ns3_from, &stored, &nstored) != 0)
+		goto out;
 	if (react_scenario_load(path, &s, err, sizeof err) != REACT_OK) {
 		fprintf(stderr, "react compare-backends: %s\n", err);
 		goto out;
@@ -161,8 +299,9 @@ int react_cmd_compare_backends(int argc, char **argv)
 		fprintf(csv, "config,key,job,flow_base_gbps,flow_react_gbps,flow_impr_pct,flow_changes,"
 		             "ns3_base_gbps,ns3_react_gbps,ns3_impr_pct,ns3_changes,ratio_base,"
 		             "ratio_react,algbw_agree,sign_agree,fluid\n");
-	printf("scenario %s: %zu configuration%s, %s vs ns3 (algbw in GB/s, mean after warm-up)\n",
-	       react_scenario_name(s), n, n == 1 ? "" : "s", fluid->name);
+	printf("scenario %s: %zu configuration%s, %s vs ns3%s%s%s (algbw in GB/s, mean after "
+	       "warm-up)\n", react_scenario_name(s), n, n == 1 ? "" : "s", fluid->name,
+	       ns3_from ? " (from " : "", ns3_from ? ns3_from : "", ns3_from ? ")" : "");
 	printf("%-6s %-28s %-8s | %8s %8s %7s %4s | %8s %8s %7s %4s | %6s %6s %s\n", "config", "key",
 	       "job", "f.base", "f.react", "f.impr%", "f.ch", "n.base", "n.react", "n.impr%", "n.ch",
 	       "r.base", "r.react", "agree");
@@ -177,8 +316,10 @@ int react_cmd_compare_backends(int argc, char **argv)
 			goto out;
 		}
 		react_status_t st = react_run_pair(fluid, cfg, NULL, &fr, err, sizeof err);
-		if (st == REACT_OK)
+#ifdef REACT_HAVE_NS3
+		if (st == REACT_OK && !stored)
 			st = react_run_pair(&react_backend_ns3, cfg, NULL, &nr, err, sizeof err);
+#endif
 		if (st != REACT_OK) {
 			fprintf(stderr, "react compare-backends: %s configuration %zu (%s): %s\n", path, c,
 			        cfg->key, err);
@@ -189,11 +330,39 @@ int react_cmd_compare_backends(int argc, char **argv)
 		}
 		for (int32_t j = 0; j < fr.baseline->njobs; j++) {
 			const react_job_summary_t *fb = &fr.baseline->jobs[j], *fx = &fr.react->jobs[j];
-			const react_job_summary_t *nb = &nr.baseline->jobs[j], *nx = &nr.react->jobs[j];
+			double nbase, nreact, ni;
+			long long nch;
+			if (stored) {
+				const ns3row_t *row = NULL;
+				for (size_t k = 0; k < nstored && !row; k++)
+					if (!strcmp(stored[k].config, cfg->id) && !strcmp(stored[k].job, fb->name))
+						row = &stored[k];
+				if (!row || strcmp(row->key, cfg->key)) {
+					if (row)
+						fprintf(stderr, "react compare-backends: %s: configuration %s job %s is "
+						                "'%s' there, '%s' here: not the same sweep\n",
+						        ns3_from, cfg->id, fb->name, row->key, cfg->key);
+					else
+						fprintf(stderr, "react compare-backends: %s: no row for configuration "
+						                "%s job %s\n", ns3_from, cfg->id, fb->name);
+					react_pair_result_clear(&fr);
+					react_config_destroy(cfg);
+					goto out;
+				}
+				nbase = row->base;
+				nreact = row->react;
+				ni = row->impr;
+				nch = row->changes;
+			} else {
+				const react_job_summary_t *nb = &nr.baseline->jobs[j], *nx = &nr.react->jobs[j];
+				nbase = nb->mean_algbw_gbps;
+				nreact = nx->mean_algbw_gbps;
+				ni = react_improvement_pct(nbase, nreact);
+				nch = (long long)nx->ctl.changes;
+			}
 			double fi = react_improvement_pct(fb->mean_algbw_gbps, fx->mean_algbw_gbps);
-			double ni = react_improvement_pct(nb->mean_algbw_gbps, nx->mean_algbw_gbps);
-			double rb = fb->mean_algbw_gbps > 0 ? nb->mean_algbw_gbps / fb->mean_algbw_gbps : 0;
-			double rx = fx->mean_algbw_gbps > 0 ? nx->mean_algbw_gbps / fx->mean_algbw_gbps : 0;
+			double rb = fb->mean_algbw_gbps > 0 ? nbase / fb->mean_algbw_gbps : 0;
+			double rx = fx->mean_algbw_gbps > 0 ? nreact / fx->mean_algbw_gbps : 0;
 			int bw = fabs(rb - 1) <= tol && fabs(rx - 1) <= tol;
 			int sg = sign_of(fi, deadband) == sign_of(ni, deadband);
 			runs++;
@@ -203,14 +372,14 @@ int react_cmd_compare_backends(int argc, char **argv)
 			printf("%-6s %-28.28s %-8.8s | %8.3f %8.3f %+7.1f %4lld | %8.3f %8.3f %+7.1f %4lld | "
 			       "%6.3f %6.3f %s%s\n",
 			       cfg->id, cfg->key[0] ? cfg->key : "-", fb->name, fb->mean_algbw_gbps,
-			       fx->mean_algbw_gbps, fi, (long long)fx->ctl.changes, nb->mean_algbw_gbps,
-			       nx->mean_algbw_gbps, ni, (long long)nx->ctl.changes, rb, rx,
+			       fx->mean_algbw_gbps, fi, (long long)fx->ctl.changes, nbase, nreact, ni, nch,
+			       rb, rx,
 			       bw ? "bw" : "--", sg ? "+sign" : "-sign");
 			if (csv)
 				fprintf(csv, "%s,\"%s\",%s,%.6f,%.6f,%.3f,%lld,%.6f,%.6f,%.3f,%lld,%.6f,%.6f,%d,%d,%s\n",
 				        cfg->id, cfg->key, fb->name, fb->mean_algbw_gbps, fx->mean_algbw_gbps, fi,
-				        (long long)fx->ctl.changes, nb->mean_algbw_gbps, nx->mean_algbw_gbps, ni,
-				        (long long)nx->ctl.changes, rb, rx, bw, sg, fluid->name);
+				        (long long)fx->ctl.changes, nbase, nreact, ni, nch, rb, rx, bw, sg,
+				        fluid->name);
 		}
 		fflush(stdout);
 		react_pair_result_clear(&fr);
@@ -235,7 +404,7 @@ out:
 	if (csv_tmp[0] && rc != 0)
 		remove(csv_tmp);
 	react_scenario_destroy(s);
+	free(stored);
 	free(sets);
 	return rc;
-#endif
 }

@@ -2,23 +2,27 @@
 # scripts/validate.sh - rerun scenarios/validation on both backends.
 #
 #   scripts/validate.sh [-j N] [-m "9000 1500"] [-f dctcp|flow] [-o DIR]
-#                       [-s "SCENARIO..."] [-x "EXTRA ARGS"] [REACT]
+#                       [-r DIR] [-s "SCENARIO..."] [-x "EXTRA ARGS"] [REACT]
 #
 # Every configuration of every scenario runs as its own
 # `react compare-backends --fluid F --config I` process (N at a time,
-# default: all cores), at each MTU; F is the flow-level backend compared with
-# ns-3 (default dctcp, the DCTCP window model; flow: max-min rates); the rows are then merged per scenario and MTU into
-# DIR/<scenario>.txt / .csv (MTU 9000, the scenarios' own) and
-# DIR/<scenario>-mtu1500.txt / .csv, each ending with its agreement counts,
-# and DIR/summary.txt sums them.  DIR defaults to results/validation; REACT
-# to build/react; -s picks scenarios (default scenarios/validation/*.yaml),
-# -x adds arguments to every compare-backends call (e.g. "--set
-# jobs.0.epochs=4" for a quick look).  Files are written to a temporary directory first and moved
-# into place at the end.
+# default: all cores), at each MTU.  F is the flow-level backend compared
+# with ns-3: dctcp (default, the DCTCP window model) or flow (max-min rates).
+# The rows are then merged per scenario and MTU into DIR/<scenario>.txt /
+# .csv (MTU 9000, the scenarios' own) and DIR/<scenario>-mtu1500.txt / .csv,
+# each ending with its agreement counts, and DIR/summary.txt sums them.
+# DIR defaults to results/validation; REACT to build/react.  -s picks
+# scenarios (default scenarios/validation/*.yaml); -x adds arguments to every
+# compare-backends call (e.g. "--set jobs.0.epochs=4" for a quick look);
+# -r DIR takes the ns-3 side from an earlier run's
+# DIR/<scenario>[-mtu1500].csv (--ns3-from) instead of running ns-3 again.
+# Files are written to a temporary directory first and moved into place at
+# the end.
 set -eu
 jobs=$(nproc 2>/dev/null || echo 2)
 mtus="9000 1500"
 fluid=dctcp
+reuse=
 out=results/validation
 scen=$(ls scenarios/validation/*.yaml)
 extra=
@@ -27,10 +31,11 @@ while [ $# -gt 0 ]; do
 	-j) jobs=$2; shift 2 ;;
 	-m) mtus=$2; shift 2 ;;
 	-f) fluid=$2; shift 2 ;;
+	-r) reuse=$2; shift 2 ;;
 	-o) out=$2; shift 2 ;;
 	-s) scen=$2; shift 2 ;;
 	-x) extra=$2; shift 2 ;;
-	-h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
 	-*) echo "validate.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -58,7 +63,13 @@ echo "validate.sh: $total runs (configuration x MTU), $jobs at a time"
 # MTU 1500 runs cost about 6x more: start them first
 sort -k2,2n "$tmp/tasks" | while read -r s m i; do
 	b=$(basename "$s" .yaml)
-	echo "$s $m $i $tmp/$b-$m-$(printf %04d "$i") $fluid \"$extra\""
+	from=
+	if [ -n "$reuse" ]; then
+		name=$b
+		[ "$m" = 9000 ] || name=$b-mtu$m
+		from="--ns3-from $reuse/$name.csv"
+	fi
+	echo "$s $m $i $tmp/$b-$m-$(printf %04d "$i") $fluid \"$from $extra\""
 done | xargs -P "$jobs" -L 1 sh -c '
 	"$0" compare-backends "$1" --set mtu="$2" --config "$3" --fluid "$5" --csv "$4.csv" $6 > "$4.txt" 2> "$4.err" ||
 		{ echo "validate.sh: $1 mtu $2 config $3 failed:" >&2; cat "$4.err" >&2; exit 255; }

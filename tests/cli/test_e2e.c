@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,4 +247,48 @@ Test(e2e, compare_two_epoch_files)
 	assert_contains(g_err, "bad.csv:3:");
 	cr_assert_eq(react("run", REG, "--config", "9", NULL), 2);
 	assert_contains(g_err, "--config 9");
+}
+
+/* compare-backends with the ns-3 side from a stored CSV: the ratios are the
+ * stored ns-3 numbers over this run's flow-level numbers; a CSV from another
+ * sweep is refused, naming the file and the configuration. */
+Test(e2e, compare_backends_ns3_from_csv)
+{
+	char w[4096], ns3[4400], out[4400];
+	workdir("ns3from", w, sizeof w);
+	snprintf(ns3, sizeof ns3, "%s/ns3.csv", w);
+	snprintf(out, sizeof out, "%s/out.csv", w);
+	sh("printf 'config,key,job,ns3_base_gbps,ns3_react_gbps,ns3_impr_pct,ns3_changes\\n"
+	   "c0000,\"seed=1 p=2\",tree,1.000000,1.100000,10.000,2\\n"
+	   "c0001,\"seed=1 p=4\",tree,2.000000,2.000000,0.000,1\\n' > '%s'", ns3);
+	const char *scen = SRC "/scenarios/validation/v-star-tree-ext.yaml";
+	cr_assert_eq(react("compare-backends", scen, "--config", "1", "--fluid", "dctcp", "--set",
+	                   "jobs.0.epochs=4", "--set", "jobs.0.warmup=1", "--set", "jobs.0.message=1MB",
+	                   "--ns3-from", ns3, "--csv", out, NULL), 0, "%s", slurp(g_err));
+	assert_contains(g_out, "dctcp vs ns3 (from ");
+	char *csv = slurp(out);
+	char *row = strstr(csv, "\nc0001,");
+	cr_assert(row, "%s", csv);
+	double fb, fr, nb, nr, rb, rr;
+	cr_assert_eq(sscanf(row, "\nc0001,\"seed=1 p=4\",tree,%lf,%lf,%*f,%*d,%lf,%lf,%*f,%*d,%lf,%lf",
+	                    &fb, &fr, &nb, &nr, &rb, &rr), 6, "%s", row);
+	cr_expect_eq(nb, 2.0);
+	cr_expect_eq(nr, 2.0);
+	cr_expect(fabs(rb - 2.0 / fb) < 1e-5 && fabs(rr - 2.0 / fr) < 1e-5, "%s", row);
+	cr_assert(strstr(row, ",dctcp\n"), "%s", row);
+	free(csv);
+	/* configuration 2 has no row; --csv is not written on failure */
+	sh("rm -f '%s'", out);
+	cr_assert_eq(react("compare-backends", scen, "--config", "2", "--fluid", "dctcp", "--set",
+	                   "jobs.0.epochs=4", "--set", "jobs.0.warmup=1", "--set", "jobs.0.message=1MB",
+	                   "--ns3-from", ns3, "--csv", out, NULL), 2);
+	assert_contains(g_err, "ns3.csv: no row for configuration c0002 job tree");
+	cr_assert_eq(access(out, F_OK), -1, "no half-written CSV");
+	/* another sweep: the same configuration id with another key */
+	cr_assert_eq(react("compare-backends", scen, "--config", "0", "--set", "seed=5", "--set",
+	                   "jobs.0.epochs=4", "--set", "jobs.0.warmup=1", "--set", "jobs.0.message=1MB",
+	                   "--ns3-from", ns3, NULL), 2);
+	assert_contains(g_err, "not the same sweep");
+	cr_assert_eq(react("compare-backends", scen, "--fluid", "ns3", "--ns3-from", ns3, NULL), 2);
+	assert_contains(g_err, "--fluid: expected flow or dctcp");
 }
