@@ -98,7 +98,7 @@ typedef struct wconn {
 typedef struct wflow {
 	int32_t job, idx;     /* job -1: external flow idx */
 	int32_t conn;
-	const int32_t *path;
+	int32_t *path;        /* its own copy */
 	int32_t plen, done;
 	double bytes;         /* INFINITY for external flows */
 	double sent, deliv, dmark, acked, macked;
@@ -492,20 +492,21 @@ static react_status_t solve(sim_t *s, double t)
 }
 
 /* ---- DCTCP window model ----
- * Time-stepped (step dt = one packet time at the fastest link).  Every
- * directed link is a FIFO port: per step it serves capdt bytes, shared among
- * the flows queued there in proportion to their backlog; a byte served at
- * hop h joins hop h + 1's queue in the next step.  Bytes entering a port are
- * CE-marked with RED's probability at its backlog in packets (thresholds
- * REACT_DCTCP_KMIN / KMAX, the ns-3 backend's).  The receiver's delivered and
- * marked byte counts reach the sender one base RTT (twice the path's
- * propagation delay; ACKs are prioritised, so they do not queue) later.
- * The sender is DCTCP as in ns-3.37: initial window 10 segments, alpha 1,
- * g = 1/16; slow start, then +1 segment per window; on the first marked
- * ACK of a window, window = window x (1 - alpha/2), held until the data sent
- * before the reduction is acknowledged; alpha updated once per window of
- * data.  A connection keeps its window, threshold and alpha from one
- * transfer to the next.  docs/flowsim.md describes the model. */
+ * Time-stepped: a step is one packet time at the fastest link, cut short
+ * where the next event is due.  Every directed link is a FIFO port of runs
+ * of bytes; per step it sends its payload capacity from the head, and bytes
+ * sent at hop h join hop h + 1 in the next step.  Bytes joining a port are
+ * CE-marked as RED would mark them packet by packet on top of its backlog
+ * (thresholds REACT_DCTCP_KMIN / KMAX, the ns-3 backend's); all arrivals at
+ * a port in one step are marked as one burst.  What the receiver has (bytes,
+ * marked bytes) reaches the sender one base RTT later (twice the path's
+ * propagation delay; ACKs are prioritised, so they do not queue).  The
+ * sender is DCTCP as in ns-3.37: initial window 10 segments, alpha 1,
+ * g = 1/16; slow start, then +1 segment per window; once a segment's worth
+ * of marks has been echoed, window x (1 - alpha/2), then CWR until an ACK
+ * beyond the data sent at the cut; alpha updated once per window of data.
+ * A connection keeps window, ssthresh and alpha from one transfer to the
+ * next.  docs/flowsim.md describes the model. */
 
 #define WIN_G (1.0 / 16)
 #define WIN_INIT_SEGS 10
@@ -699,8 +700,14 @@ static react_status_t wadd(sim_t *s, int32_t job, int32_t idx, int32_t conn, con
 		}
 		slot = (int32_t)s->nwf++;
 	}
+	/* its own copy of the path: a transfer still draining ACKs outlives its
+	 * epoch, whose path table the next epoch rewrites */
+	int32_t *own = malloc((size_t)(plen > 0 ? plen : 1) * sizeof *own);
+	if (!own)
+		return REACT_ENOMEM;
+	memcpy(own, path, (size_t)plen * sizeof *own);
 	const wconn_t *c = &s->conns[conn];
-	s->wf[slot] = (wflow_t){.job = job, .idx = idx, .conn = conn, .path = path, .plen = plen,
+	s->wf[slot] = (wflow_t){.job = job, .idx = idx, .conn = conn, .path = own, .plen = plen,
 	                        .bytes = bytes, .win_end = -1,
 	                        .tsend = c->est_s > t ? c->est_s : t, .fdelay = fdelay,
 	                        .rtt = 2 * fdelay};
@@ -731,7 +738,9 @@ static void wremove(sim_t *s, size_t i)
 		f->n = k;
 	}
 	free(w->aq);
+	free(w->path);
 	w->aq = NULL;
+	w->path = NULL;
 	s->wfree[s->nwfree++] = slot;
 	s->wact[i] = s->wact[--s->nwact];
 	s->ul_dirty = 1;
@@ -1289,8 +1298,10 @@ static void sim_free(sim_t *s)
 			free(s->lf[l]);
 	free(s->lf); free(s->lcnt); free(s->lcap); free(s->lstamp); free(s->seeds);
 	free(s->rc); free(s->cnt); free(s->used); free(s->used_all); free(s->freel); free(s->ch);
-	for (size_t i = 0; i < s->nwf; i++)
+	for (size_t i = 0; i < s->nwf; i++) {
 		free(s->wf[i].aq);
+		free(s->wf[i].path);
+	}
 	if (s->fifo)
 		for (int32_t l = 0; l < s->ndl; l++)
 			free(s->fifo[l].v);
