@@ -127,8 +127,8 @@ static int parse_count(const char *cmd, const char *opt, const char *v, long *ou
 static void run_usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: react run SCENARIO [--config I] [--backend flow|ns3] [--set KEY=VALUE]...\n"
-	        "                 [-o DIR] [--trace]\n"
+	        "usage: react run SCENARIO [--config I] [--backend flow|dctcp|ns3]\n"
+	        "                 [--set KEY=VALUE]... [-o DIR] [--trace]\n"
 	        "  Runs one configuration of SCENARIO (the first, or number I of the sweep)\n"
 	        "  twice on identical congestion: baseline (REACT off) and REACT.  Prints every\n"
 	        "  epoch's collective time and algorithm bandwidth (message / time, GB/s) of\n"
@@ -295,7 +295,7 @@ done:
 static void sweep_usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: react sweep SCENARIO [-j N] [-o DIR] [--backend flow|ns3]\n"
+	        "usage: react sweep SCENARIO [-j N] [-o DIR] [--backend flow|dctcp|ns3]\n"
 	        "                   [--set KEY=VALUE]... [--trace] [--no-plot] [--quiet]\n"
 	        "  Runs every configuration of SCENARIO (the cross product of its swept\n"
 	        "  fields), baseline and REACT each, and writes (default DIR: results/<name>):\n"
