@@ -1,13 +1,13 @@
 #!/bin/sh
 # scripts/validate.sh - rerun scenarios/validation on both backends.
 #
-#   scripts/validate.sh [-j N] [-m "9000 1500"] [-f dctcp|flow] [-o DIR]
+#   scripts/validate.sh [-j N] [-m "9000 1500"] [-f flow|dctcp] [-o DIR]
 #                       [-r DIR] [-s "SCENARIO..."] [-x "EXTRA ARGS"] [REACT]
 #
 # Every configuration of every scenario runs as its own
 # `react compare-backends --fluid F --config I` process (N at a time,
 # default: all cores), at each MTU.  F is the flow-level backend compared
-# with ns-3: dctcp (default, the DCTCP window model) or flow (max-min rates).
+# with ns-3: flow (default, max-min rates) or dctcp (the DCTCP window model).
 # The rows are then merged per scenario and MTU into DIR/<scenario>.txt /
 # .csv (MTU 9000, the scenarios' own) and DIR/<scenario>-mtu1500.txt / .csv,
 # each ending with its agreement counts, and DIR/summary.txt sums them.
@@ -21,7 +21,7 @@
 set -eu
 jobs=$(nproc 2>/dev/null || echo 2)
 mtus="9000 1500"
-fluid=dctcp
+fluid=flow
 reuse=
 out=results/validation
 scen=$(ls scenarios/validation/*.yaml)
