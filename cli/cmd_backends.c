@@ -9,7 +9,10 @@
  * A closing summary counts the runs where the backends agree: algorithm
  * bandwidth within --tol (15%) for both the baseline and the REACT run, and
  * the same sign of improvement (improvements within +---deadband (2%)
- * count as zero).  --ns3-from takes the ns-3 side from an earlier run's
+ * count as zero).  It also gives each improvement's standard error (from
+ * the per-epoch algbw of both runs after warm-up) and counts the runs whose
+ * *significant* signs agree: an improvement within two standard errors of
+ * zero counts as zero.  --ns3-from takes the ns-3 side from an earlier run's
  * --csv instead of running it again (the ns-3 backend is deterministic):
  * how a change to a flow-level model is measured against packets in
  * seconds.
@@ -55,10 +58,50 @@ static int sign_of(double pct, double deadband)
 	return pct > deadband ? 1 : pct < -deadband ? -1 : 0;
 }
 
+/* Mean and standard error of the mean of job j's per-epoch algbw from
+ * epoch `from` on. */
+static void algbw_mean_se(const react_drive_result_t *r, int32_t j, int64_t from, double *mean,
+                          double *se)
+{
+	double sum = 0, sq = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < r->nrecs; i++)
+		if (r->recs[i].job == j && r->recs[i].epoch >= from) {
+			sum += r->recs[i].algbw_gbps;
+			n++;
+		}
+	double m = n ? sum / (double)n : 0;
+	for (size_t i = 0; i < r->nrecs; i++)
+		if (r->recs[i].job == j && r->recs[i].epoch >= from)
+			sq += (r->recs[i].algbw_gbps - m) * (r->recs[i].algbw_gbps - m);
+	*mean = m;
+	*se = n > 1 ? sqrt(sq / (double)(n - 1) / (double)n) : 0;
+}
+
+/* Standard error, in percentage points, of 100 (react / baseline - 1) for
+ * job j of a pair (first order in the two means' errors). */
+static double impr_se_pct(const react_pair_result_t *pr, int32_t j)
+{
+	double mb, sb, mr, sr;
+	int64_t w = pr->baseline->jobs[j].warmup;
+	algbw_mean_se(pr->baseline, j, w, &mb, &sb);
+	algbw_mean_se(pr->react, j, w, &mr, &sr);
+	if (!(mb > 0) || !(mr > 0))
+		return 0;
+	return 100 * (mr / mb) * sqrt((sb / mb) * (sb / mb) + (sr / mr) * (sr / mr));
+}
+
+/* -1, 0, 1: the sign of an improvement that is more than two standard
+ * errors from zero. */
+static int sig_sign(double pct, double se)
+{
+	return pct > 2 * se ? 1 : pct < -2 * se ? -1 : 0;
+}
+
 /* One row of an earlier --csv: the ns-3 side of one configuration and job. */
 typedef struct ns3row {
 	char config[32], key[256], job[64];
-	double base, react, impr;
+	double base, react, impr, se; /* se: NAN when the CSV has no ns3_impr_se_pct */
 	long long changes;
 } ns3row_t;
 
@@ -102,7 +145,7 @@ static int load_ns3(const char *path, ns3row_t **rows, size_t *nrows)
 	static const char *const need[] = {"config", "key", "job", "ns3_base_gbps",
 	                                   "ns3_react_gbps", "ns3_impr_pct", "ns3_changes"};
 	enum { NNEED = 7, MAXF = 32 };
-	int col[NNEED];
+	int col[NNEED], secol = -1;
 	char line[4096], (*f)[256] = malloc(MAXF * sizeof *f);
 	FILE *in = fopen(path, "r");
 	size_t cap = 0, n = 0, lno = 0;
@@ -130,6 +173,9 @@ static int load_ns3(const char *path, ns3row_t **rows, size_t *nrows)
 					goto fail;
 				}
 			}
+			for (int c = 0; c < k; c++)
+				if (!strcmp(f[c], "ns3_impr_se_pct"))
+					secol = c;
 			continue;
 		}
 		if (k == 1 && !f[0][0])
@@ -155,6 +201,16 @@ static int load_ns3(const char *path, ns3row_t **rows, size_t *nrows)
 		r->react = strtod(f[col[4]], &end2);
 		r->impr = strtod(f[col[5]], &end3);
 		r->changes = strtoll(f[col[6]], &end4, 10);
+		r->se = NAN;
+		if (secol >= 0) {
+			char *e5;
+			r->se = strtod(f[secol], &e5);
+			if (*e5 || !f[secol][0] || !(r->se >= 0)) {
+				fprintf(stderr, "react compare-backends: %s:%zu: expected a number >= 0 in "
+				                "ns3_impr_se_pct\n", path, lno);
+				goto fail;
+			}
+		}
 		if (*end1 || *end2 || *end3 || *end4 || !f[col[3]][0] || !(r->base > 0) ||
 		    !(r->react > 0)) {
 			fprintf(stderr, "react compare-backends: %s:%zu: expected positive numbers in "
@@ -298,14 +354,15 @@ int react_cmd_compare_backends(int argc, char **argv)
 	if (csv)
 		fprintf(csv, "config,key,job,flow_base_gbps,flow_react_gbps,flow_impr_pct,flow_changes,"
 		             "ns3_base_gbps,ns3_react_gbps,ns3_impr_pct,ns3_changes,ratio_base,"
-		             "ratio_react,algbw_agree,sign_agree,fluid\n");
+		             "ratio_react,algbw_agree,sign_agree,fluid,flow_impr_se_pct,ns3_impr_se_pct,"
+		             "sig_sign_agree\n");
 	printf("scenario %s: %zu configuration%s, %s vs ns3%s%s%s (algbw in GB/s, mean after "
 	       "warm-up)\n", react_scenario_name(s), n, n == 1 ? "" : "s", fluid->name,
 	       ns3_from ? " (from " : "", ns3_from ? ns3_from : "", ns3_from ? ")" : "");
 	printf("%-6s %-28s %-8s | %8s %8s %7s %4s | %8s %8s %7s %4s | %6s %6s %s\n", "config", "key",
 	       "job", "f.base", "f.react", "f.impr%", "f.ch", "n.base", "n.react", "n.impr%", "n.ch",
 	       "r.base", "r.react", "agree");
-	long runs = 0, agree_bw = 0, agree_sign = 0, agree_both = 0;
+	long runs = 0, agree_bw = 0, agree_sign = 0, agree_both = 0, sig_runs = 0, agree_sig = 0;
 	for (size_t c = 0; c < n; c++) {
 		if (only >= 0 && c != (size_t)only)
 			continue;
@@ -330,7 +387,7 @@ int react_cmd_compare_backends(int argc, char **argv)
 		}
 		for (int32_t j = 0; j < fr.baseline->njobs; j++) {
 			const react_job_summary_t *fb = &fr.baseline->jobs[j], *fx = &fr.react->jobs[j];
-			double nbase, nreact, ni;
+			double nbase, nreact, ni, nse;
 			long long nch;
 			if (stored) {
 				const ns3row_t *row = NULL;
@@ -352,34 +409,48 @@ int react_cmd_compare_backends(int argc, char **argv)
 				nbase = row->base;
 				nreact = row->react;
 				ni = row->impr;
+				nse = row->se;
 				nch = row->changes;
 			} else {
 				const react_job_summary_t *nb = &nr.baseline->jobs[j], *nx = &nr.react->jobs[j];
 				nbase = nb->mean_algbw_gbps;
 				nreact = nx->mean_algbw_gbps;
 				ni = react_improvement_pct(nbase, nreact);
+				nse = impr_se_pct(&nr, j);
 				nch = (long long)nx->ctl.changes;
 			}
+			double fse = impr_se_pct(&fr, j);
 			double fi = react_improvement_pct(fb->mean_algbw_gbps, fx->mean_algbw_gbps);
 			double rb = fb->mean_algbw_gbps > 0 ? nbase / fb->mean_algbw_gbps : 0;
 			double rx = fx->mean_algbw_gbps > 0 ? nreact / fx->mean_algbw_gbps : 0;
 			int bw = fabs(rb - 1) <= tol && fabs(rx - 1) <= tol;
 			int sg = sign_of(fi, deadband) == sign_of(ni, deadband);
+			int have_se = !isnan(nse);
+			int ss = have_se && sig_sign(fi, fse) == sig_sign(ni, nse);
 			runs++;
 			agree_bw += bw;
 			agree_sign += sg;
 			agree_both += bw && sg;
+			sig_runs += have_se;
+			agree_sig += ss;
 			printf("%-6s %-28.28s %-8.8s | %8.3f %8.3f %+7.1f %4lld | %8.3f %8.3f %+7.1f %4lld | "
-			       "%6.3f %6.3f %s%s\n",
+			       "%6.3f %6.3f %s%s%s\n",
 			       cfg->id, cfg->key[0] ? cfg->key : "-", fb->name, fb->mean_algbw_gbps,
 			       fx->mean_algbw_gbps, fi, (long long)fx->ctl.changes, nbase, nreact, ni, nch,
 			       rb, rx,
-			       bw ? "bw" : "--", sg ? "+sign" : "-sign");
-			if (csv)
-				fprintf(csv, "%s,\"%s\",%s,%.6f,%.6f,%.3f,%lld,%.6f,%.6f,%.3f,%lld,%.6f,%.6f,%d,%d,%s\n",
+			       bw ? "bw" : "--", sg ? "+sign" : "-sign",
+			       !have_se ? "" : ss ? "+sig" : "-sig");
+			if (csv) {
+				fprintf(csv, "%s,\"%s\",%s,%.6f,%.6f,%.3f,%lld,%.6f,%.6f,%.3f,%lld,%.6f,%.6f,%d,%d,%s,"
+				        "%.3f,",
 				        cfg->id, cfg->key, fb->name, fb->mean_algbw_gbps, fx->mean_algbw_gbps, fi,
 				        (long long)fx->ctl.changes, nbase, nreact, ni, nch, rb, rx, bw, sg,
-				        fluid->name);
+				        fluid->name, fse);
+				if (have_se)
+					fprintf(csv, "%.3f,%d\n", nse, ss);
+				else
+					fprintf(csv, ",\n");
+			}
 		}
 		fflush(stdout);
 		react_pair_result_clear(&fr);
@@ -391,6 +462,9 @@ int react_cmd_compare_backends(int argc, char **argv)
 	       runs, runs == 1 ? "" : "s", tol * 100, agree_bw, runs ? 100.0 * agree_bw / runs : 0,
 	       agree_sign, runs ? 100.0 * agree_sign / runs : 0, agree_both,
 	       runs ? 100.0 * agree_both / runs : 0);
+	if (sig_runs)
+		printf("same significant sign (an improvement within 2 standard errors counts as zero): "
+		       "%ld of %ld (%.0f%%)\n", agree_sig, sig_runs, 100.0 * agree_sig / sig_runs);
 	rc = 0;
 out:
 	if (csv && fclose(csv) != 0 && rc == 0) {

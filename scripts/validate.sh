@@ -91,15 +91,22 @@ for s in $scen; do
 		} > "$tmp/out/$name.txt"
 		head -n 1 "$(ls "$tmp/$b-$m-"*.csv | head -n 1)" > "$tmp/out/$name.csv"
 		for f in "$tmp/$b-$m-"*.csv; do tail -n +2 "$f"; done >> "$tmp/out/$name.csv"
-		awk -F, -v name="$name" 'NR > 1 { n++; a += $(NF-2); g += $(NF-1); if ($(NF-2) && $(NF-1)) both++ }
-			END { printf "%s: agreement over %d runs: algbw within 15%% %d (%.0f%%), same sign of improvement %d (%.0f%%), both %d (%.0f%%)\n",
-			      name, n, a, 100*a/n, g, 100*g/n, both, 100*both/n }' "$tmp/out/$name.csv" > "$tmp/agree"
+		awk -F, -v name="$name" '
+			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ n++; a += $c["algbw_agree"]; g += $c["sign_agree"]; if ($c["algbw_agree"] && $c["sign_agree"]) both++
+			  if (("sig_sign_agree" in c) && $c["sig_sign_agree"] != "") { m++; s += $c["sig_sign_agree"] } }
+			END { printf "%s: agreement over %d runs: algbw within 15%% %d (%.0f%%), same sign of improvement %d (%.0f%%), both %d (%.0f%%)",
+			      name, n, a, 100*a/n, g, 100*g/n, both, 100*both/n
+			      if (m) printf ", same significant sign %d of %d (%.0f%%)", s, m, 100*s/m
+			      printf "\n" }' "$tmp/out/$name.csv" > "$tmp/agree"
 		sed 's/^[^:]*: //' "$tmp/agree" >> "$tmp/out/$name.txt"
 		cat "$tmp/agree" >> "$tmp/out/summary.txt"
 	done
 done
-awk -F'[ (]+' '/agreement over/ { for (i = 1; i <= NF; i++) { if ($i == "over") n += $(i+1); if ($i == "15%") a += $(i+1); if ($i == "improvement") g += $(i+1); if ($i == "both") b += $(i+1) } }
-	END { printf "all: agreement over %d runs: algbw within 15%% %d (%.0f%%), same sign %d (%.0f%%), both %d (%.0f%%)\n", n, a, 100*a/n, g, 100*g/n, b, 100*b/n }' \
+awk -F'[ (]+' '/agreement over/ { for (i = 1; i <= NF; i++) { if ($i == "over") n += $(i+1); if ($i == "15%") a += $(i+1); if ($i == "improvement") g += $(i+1); if ($i == "both") b += $(i+1); if ($i == "significant") { s += $(i+2); m += $(i+4) } } }
+	END { printf "all: agreement over %d runs: algbw within 15%% %d (%.0f%%), same sign %d (%.0f%%), both %d (%.0f%%)", n, a, 100*a/n, g, 100*g/n, b, 100*b/n
+	      if (m) printf ", same significant sign %d of %d (%.0f%%)", s, m, 100*s/m
+	      printf "\n" }' \
 	"$tmp/out/summary.txt" >> "$tmp/out/summary.txt"
 mkdir -p "$out"
 for f in "$tmp/out/"*; do
