@@ -210,6 +210,7 @@ Test(e2e, regress_passes_and_detects_a_change)
 	cr_assert_eq(react("regress", SRC "/scenarios/regress", "--stored", SRC "/results/regress", NULL),
 	             0, "stdout:\n%s\nstderr:\n%s", slurp(g_out), slurp(g_err));
 	assert_contains(g_out, "regress-tree-fattree: 4 configurations, identical");
+	assert_contains(g_out, "regress-ring-dctcp: 2 configurations, identical");
 	/* a copy of the stored results with one number changed */
 	snprintf(st, sizeof st, "%s/stored", w);
 	sh("cp -r '%s/results/regress' '%s'", SRC, st);
