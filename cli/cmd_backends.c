@@ -48,7 +48,9 @@ static void usage(FILE *f)
 	        "  --csv FILE     also write one row per configuration and job (atomically)\n"
 	        "  --tol F        algbw agreement tolerance, relative (default 0.15)\n"
 	        "  --deadband P   improvements within +-P %% count as zero (default 2)\n"
-	        "  --ns3-from CSV the ns-3 columns from an earlier --csv of the same scenario\n"
+	        "                 (also printed: each improvement's standard error from the\n"
+	        "                 per-epoch algbw, and whether the signs agree when an\n"
+	        "                 improvement within 2 standard errors counts as zero)\n"	        "  --ns3-from CSV the ns-3 columns from an earlier --csv of the same scenario\n"
 	        "                 (and --set), instead of running ns-3 again\n"
 	        "exit: 0 done, 2 bad input or a backend failed\n");
 }

@@ -13,7 +13,7 @@ static const struct react_cmd cmds[] = {
 	{"sweep", "run every configuration of a scenario, write results/", react_cmd_sweep},
 	{"regress", "rerun a regression set and compare with stored results", react_cmd_regress},
 	{"compare", "put per-epoch results of two runs side by side", react_cmd_compare},
-	{"compare-backends", "run a scenario on the flow and ns-3 backends", react_cmd_compare_backends},
+	{"compare-backends", "run a scenario on a flow-level backend and ns-3, side by side", react_cmd_compare_backends},
 };
 
 static void usage(FILE *f)
