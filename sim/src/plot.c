@@ -47,13 +47,23 @@ static int col_of(char **hdr, size_t n, const char *name)
 	return -1;
 }
 
-/* Run gnuplot on script; its output goes to log.  0 when it ran and succeeded. */
-static int run_gnuplot(const char *script, const char *log)
+static void gp_quote(sb_t *b, const char *s);
+
+/* Run gnuplot on DIR/script from within DIR (the script names its files
+ * relative to it, so the directory can be moved and replotted); its output
+ * goes to log.  0 when it ran and succeeded. */
+static int run_gnuplot(const char *dir, const char *script, const char *log)
 {
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
 	int rc = -1, status;
-	char *argv[] = {"gnuplot", (char *)script, NULL};
+	sb_t cd = {0};
+	sb_printf(&cd, "cd ");
+	gp_quote(&cd, dir);
+	char *cds = sb_take(&cd);
+	if (!cds)
+		return -1;
+	char *argv[] = {"gnuplot", "-e", cds, (char *)script, NULL};
 	if (posix_spawn_file_actions_init(&fa) != 0)
 		return -1;
 	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
@@ -64,6 +74,7 @@ static int run_gnuplot(const char *script, const char *log)
 		rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 	}
 	posix_spawn_file_actions_destroy(&fa);
+	free(cds);
 	return rc;
 }
 
@@ -166,8 +177,9 @@ react_status_t react_plot_sweep(const char *out, const react_scenario_t *s, int 
 			sb_printf(&dat, "\n\n");
 			sb_printf(&mean, "\n\n");
 		}
-		char base[4400], datp[4500], meanp[4500], gpp[4500], logp[4500];
-		snprintf(base, sizeof base, "%.4300s/plot-%.60s", out, jobs.v[j]);
+		char base[4400], name[80], datp[4500], meanp[4500], gpp[4500], logp[4500];
+		snprintf(name, sizeof name, "plot-%.60s", jobs.v[j]);
+		snprintf(base, sizeof base, "%.4300s/%s", out, name);
 		snprintf(datp, sizeof datp, "%s.dat", base);
 		snprintf(meanp, sizeof meanp, "%s-mean.dat", base);
 		snprintf(gpp, sizeof gpp, "%s.gp", base);
@@ -177,10 +189,10 @@ react_status_t react_plot_sweep(const char *out, const react_scenario_t *s, int 
 		for (int term = 0; term < 2; term++) {
 			if (term == 0)
 				sb_printf(&gp, "set terminal pngcairo size 900,560 font ',11'\n"
-				               "set output '%s.png'\n", base);
+				               "set output '%s.png'\n", name);
 			else
 				sb_printf(&gp, "set terminal svg size 900,560 font 'sans,11'\n"
-				               "set output '%s.svg'\n", base);
+				               "set output '%s.svg'\n", name);
 			if (term == 0) {
 				sb_printf(&gp, "set title ");
 				char t[300];
@@ -210,11 +222,11 @@ react_status_t react_plot_sweep(const char *out, const react_scenario_t *s, int 
 					snprintf(title, sizeof title, "%s = %s", sname, ss.v[k]);
 				else
 					snprintf(title, sizeof title, "per seed");
-				sb_printf(&gp, "%s'%s' index %zu using ($1%+.3f):3 with points pt 7 ps 0.8 "
-				               "lc %zu title ", k ? ", \\\n     " : "", datp, k, off, k + 1);
+				sb_printf(&gp, "%s'%s.dat' index %zu using ($1%+.3f):3 with points pt 7 ps 0.8 "
+				               "lc %zu title ", k ? ", \\\n     " : "", name, k, off, k + 1);
 				gp_quote(&gp, title);
-				sb_printf(&gp, ", '%s' index %zu using ($1%+.3f):3 with linespoints pt 5 ps "
-				               "1.4 lw 2 lc %zu title ", meanp, k, off, k + 1);
+				sb_printf(&gp, ", '%s-mean.dat' index %zu using ($1%+.3f):3 with linespoints pt 5 ps "
+				               "1.4 lw 2 lc %zu title ", name, k, off, k + 1);
 				snprintf(title, sizeof title, "mean%s%s", sname ? ", " : "",
 				         sname ? ss.v[k] : "");
 				gp_quote(&gp, title);
@@ -227,7 +239,7 @@ react_status_t react_plot_sweep(const char *out, const react_scenario_t *s, int 
 		} else if ((st = react_write_atomic(datp, d, strlen(d), err, errlen)) == REACT_OK &&
 		           (st = react_write_atomic(meanp, m, strlen(m), err, errlen)) == REACT_OK &&
 		           (st = react_write_atomic(gpp, g, strlen(g), err, errlen)) == REACT_OK) {
-			if (run_gnuplot(gpp, logp) == 0 && made)
+			if (run_gnuplot(out, strrchr(gpp, '/') + 1, logp) == 0 && made)
 				*made += 2;
 		}
 		free(d);
