@@ -170,13 +170,40 @@ typedef struct sim {
 	wflow_t *wf;          /* slots */
 	size_t nwf, wfcap;
 	int32_t *wact, *wfree;/* active slots, free slots */
-	size_t nwact, nwfree;
+	size_t nwact, nwfree, wactcap, wfreecap;
 	wconn_t *conns;
 	size_t nconn, conncap;
 	int32_t *chash;       /* open addressing over conns, -1 empty */
 	size_t hcap;
 } sim_t;
 
+
+/* Room for `need` elements of `elem` bytes in the array *pp of capacity
+ * *cap: the capacity doubles, starting at `first`. */
+static react_status_t reserve(void *pp, size_t *cap, size_t need, size_t elem, size_t first)
+{
+	void **p = pp;
+	if (need <= *cap)
+		return REACT_OK;
+	size_t nc = *cap ? 2 * *cap : first;
+	while (nc < need)
+		nc *= 2;
+	void *q = realloc(*p, nc * elem);
+	if (!q)
+		return REACT_ENOMEM;
+	*p = q;
+	*cap = nc;
+	return REACT_OK;
+}
+
+/* Sum of the one-way delays of a path's links. */
+static double path_delay(const sim_t *s, const int32_t *path, int32_t len)
+{
+	double d = 0;
+	for (int32_t i = 0; i < len; i++)
+		d += s->ldelay[path[i]];
+	return d;
+}
 
 /* ---- event heap, ordered by (time, sequence) ---- */
 static int ev_less(const ev_t *a, const ev_t *b)
@@ -186,14 +213,8 @@ static int ev_less(const ev_t *a, const ev_t *b)
 
 static react_status_t push(sim_t *s, double t, int32_t type, int32_t job, int64_t idx)
 {
-	if (s->nheap == s->heapcap) {
-		size_t nc = s->heapcap ? 2 * s->heapcap : 256;
-		ev_t *q = realloc(s->heap, nc * sizeof *q);
-		if (!q)
-			return REACT_ENOMEM;
-		s->heap = q;
-		s->heapcap = nc;
-	}
+	if (reserve(&s->heap, &s->heapcap, s->nheap + 1, sizeof *s->heap, 256))
+		return REACT_ENOMEM;
 	size_t i = s->nheap++;
 	ev_t e = {t, s->seq++, type, job, idx};
 	while (i > 0 && ev_less(&e, &s->heap[(i - 1) / 2])) {
@@ -226,14 +247,8 @@ static ev_t pop(sim_t *s)
 
 static react_status_t push_seed(sim_t *s, int32_t l)
 {
-	if (s->nseeds == s->seedcap) {
-		size_t nc = s->seedcap ? 2 * s->seedcap : 256;
-		int32_t *q = realloc(s->seeds, nc * sizeof *q);
-		if (!q)
-			return REACT_ENOMEM;
-		s->seeds = q;
-		s->seedcap = nc;
-	}
+	if (reserve(&s->seeds, &s->seedcap, s->nseeds + 1, sizeof *s->seeds, 256))
+		return REACT_ENOMEM;
 	s->seeds[s->nseeds++] = l;
 	return REACT_OK;
 }
@@ -246,14 +261,8 @@ static int cev_less(const cev_t *a, const cev_t *b)
 
 static react_status_t cpush(sim_t *s, double t, int32_t id, uint64_t ver)
 {
-	if (s->nch == s->chcap) {
-		size_t nc = s->chcap ? 2 * s->chcap : 256;
-		cev_t *q = realloc(s->ch, nc * sizeof *q);
-		if (!q)
-			return REACT_ENOMEM;
-		s->ch = q;
-		s->chcap = nc;
-	}
+	if (reserve(&s->ch, &s->chcap, s->nch + 1, sizeof *s->ch, 256))
+		return REACT_ENOMEM;
 	size_t i = s->nch++;
 	cev_t e = {t, ver, id};
 	while (i > 0 && cev_less(&e, &s->ch[(i - 1) / 2])) {
@@ -550,14 +559,8 @@ static uint64_t mix64(uint64_t x)
 
 static react_status_t new_conn(sim_t *s, uint64_t ka, uint64_t kb, double est, int32_t *out)
 {
-	if (s->nconn == s->conncap) {
-		size_t nc = s->conncap ? 2 * s->conncap : 64;
-		wconn_t *q = realloc(s->conns, nc * sizeof *q);
-		if (!q)
-			return REACT_ENOMEM;
-		s->conns = q;
-		s->conncap = nc;
-	}
+	if (reserve(&s->conns, &s->conncap, s->nconn + 1, sizeof *s->conns, 64))
+		return REACT_ENOMEM;
 	*out = (int32_t)s->nconn;
 	s->conns[s->nconn++] = (wconn_t){ka, kb, WIN_INIT_SEGS * s->mss, INFINITY, 1, est, 0};
 	return REACT_OK;
@@ -635,14 +638,8 @@ static react_status_t fifo_put(sim_t *s, int32_t l, int32_t slot, int32_t hop, d
 static react_status_t arrive_later(sim_t *s, int32_t l, int32_t slot, int32_t hop, double b,
                                    double m)
 {
-	if (s->npend == s->pendcap) {
-		size_t nc = s->pendcap ? 2 * s->pendcap : 64;
-		wseg_t *q = realloc(s->pend, nc * sizeof *q);
-		if (!q)
-			return REACT_ENOMEM;
-		s->pend = q;
-		s->pendcap = nc;
-	}
+	if (reserve(&s->pend, &s->pendcap, s->npend + 1, sizeof *s->pend, 64))
+		return REACT_ENOMEM;
 	/* step holds the port: the segment's own step is set by wflush */
 	s->pend[s->npend++] = (wseg_t){slot, hop, (uint64_t)l, b, m};
 	s->parr[l] += b;
@@ -682,22 +679,11 @@ static react_status_t wadd(sim_t *s, int32_t job, int32_t idx, int32_t conn, con
 	if (s->nwfree) {
 		slot = s->wfree[--s->nwfree];
 	} else {
-		if (s->nwf == s->wfcap) {
-			size_t nc = s->wfcap ? 2 * s->wfcap : 64;
-			wflow_t *q = realloc(s->wf, nc * sizeof *q);
-			if (!q)
-				return REACT_ENOMEM;
-			s->wf = q;
-			int32_t *a = realloc(s->wact, nc * sizeof *a);
-			if (!a)
-				return REACT_ENOMEM;
-			s->wact = a;
-			a = realloc(s->wfree, nc * sizeof *a);
-			if (!a)
-				return REACT_ENOMEM;
-			s->wfree = a;
-			s->wfcap = nc;
-		}
+		/* at most nwf + 1 slots, each active or free */
+		if (reserve(&s->wf, &s->wfcap, s->nwf + 1, sizeof *s->wf, 64) ||
+		    reserve(&s->wact, &s->wactcap, s->nwf + 1, sizeof *s->wact, 64) ||
+		    reserve(&s->wfree, &s->wfreecap, s->nwf + 1, sizeof *s->wfree, 64))
+			return REACT_ENOMEM;
 		slot = (int32_t)s->nwf++;
 	}
 	/* its own copy of the path: a transfer still draining ACKs outlives its
@@ -944,9 +930,7 @@ static react_status_t start_flow(sim_t *s, int32_t j, size_t f, double t)
 	if ((st = react_routing_path(s->rt, src, dst, sport, c->seed, path, s->maxhops, &len)))
 		return st;
 	J->plen[f] = len;
-	double d = 0;
-	for (int32_t i = 0; i < len; i++)
-		d += s->ldelay[path[i]];
+	double d = path_delay(s, path, len);
 	J->pdelay[f] = d;
 	if (len == 0 || fl->bytes == 0) {
 		s->st.flow_events++;
@@ -1212,10 +1196,8 @@ static react_status_t handle_event(sim_t *s, ev_t e, double t, const react_drive
 			                             s->maxhops, &len)))
 				return st;
 			if (s->window) {
-				double d = 0;
+				double d = path_delay(s, p, len);
 				int32_t ci;
-				for (int32_t i = 0; i < len; i++)
-					d += s->ldelay[p[i]];
 				if ((st = new_conn(s, 0, 0, t + 2 * d, &ci)) ||
 				    (st = wadd(s, -1, (int32_t)e.idx, ci, p, len, INFINITY, d, t)))
 					return st;
