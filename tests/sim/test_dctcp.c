@@ -14,18 +14,6 @@
 #define B 100e9
 #define D 1e-6
 
-static react_pattern_t *mk(int32_t nranks, int nf, const react_flow_t *fl)
-{
-	react_pattern_t *p;
-	char why[256];
-	cr_assert_eq(react_pattern_create(REACT_COLL_ALLGATHER, REACT_ALGO_CUSTOM, nranks, nranks,
-	                                  1000, &p), REACT_OK);
-	for (int i = 0; i < nf; i++)
-		cr_assert_eq(react_pattern_add_flow(p, &fl[i]), REACT_OK);
-	cr_assert_eq(react_pattern_finalize(p, why, sizeof why), REACT_OK, "%s", why);
-	return p;
-}
-
 static react_flowsim_stats_t run_ok(react_run_cfg_t *r, st_ctx_t *c)
 {
 	char err[512] = "";
@@ -47,7 +35,7 @@ Test(dctcp, one_flow_runs_at_line_rate)
 	cr_assert_eq(react_topo_star(2, B, D, &t), REACT_OK);
 	double S = 16e6;
 	react_flow_t f = {0, 0, 1, 0, 1, (uint64_t)S, REACT_RECV_STORE};
-	react_pattern_t *p = mk(2, 1, &f);
+	react_pattern_t *p = st_pattern(2, 1, &f);
 	int32_t hosts[] = {0, 1};
 	react_job_cfg_t j = st_job(2, hosts, 4);
 	react_run_cfg_t r = st_run(t, 1, &j);
@@ -81,7 +69,7 @@ Test(dctcp, incast_engages_dctcp_and_shares_fairly)
 	double S = 20e6;
 	react_flow_t f[] = {{0, 0, 2, 0, 1, (uint64_t)S, REACT_RECV_STORE},
 	                    {0, 1, 2, 1, 1, (uint64_t)S, REACT_RECV_STORE}};
-	react_pattern_t *p = mk(3, 2, f);
+	react_pattern_t *p = st_pattern(3, 2, f);
 	int32_t hosts[] = {0, 1, 2};
 	react_job_cfg_t j = st_job(3, hosts, 1);
 	react_run_cfg_t r = st_run(t, 1, &j);
@@ -120,7 +108,7 @@ Test(dctcp, joining_flow_converges_to_its_share)
 	cr_assert_eq(react_topo_star(3, B, D, &t), REACT_OK);
 	double S = 2e6;
 	react_flow_t f = {0, 0, 1, 0, 1, (uint64_t)S, REACT_RECV_STORE};
-	react_pattern_t *p = mk(2, 1, &f);
+	react_pattern_t *p = st_pattern(2, 1, &f);
 	int32_t hosts[] = {0, 1};
 	react_job_cfg_t j = st_job(2, hosts, 1);
 	j.start_s = 1e-3; /* the external flow has been running for 1 ms */
@@ -152,7 +140,7 @@ Test(dctcp, external_flow_that_stops)
 	cr_assert_eq(react_topo_star(3, B, D, &t), REACT_OK);
 	double S = 8e6;
 	react_flow_t f = {0, 0, 1, 0, 1, (uint64_t)S, REACT_RECV_STORE};
-	react_pattern_t *p = mk(2, 1, &f);
+	react_pattern_t *p = st_pattern(2, 1, &f);
 	int32_t hosts[] = {0, 1};
 	double fct[2];
 	for (int stop = 0; stop < 2; stop++) {
@@ -178,56 +166,17 @@ Test(dctcp, external_flow_that_stops)
 	react_topology_destroy(t);
 }
 
-static uint64_t run_hash(uint64_t seed, react_flowsim_stats_t *stx)
-{
-	react_topology_t *t;
-	react_pattern_t *p0, *p1;
-	cr_assert_eq(react_topo_fattree(4, B, D, &t), REACT_OK);
-	cr_assert_eq(react_gen_tree_allreduce(8, 4000000, &p0), REACT_OK);
-	cr_assert_eq(react_gen_ring_allreduce(6, 3000000, &p1), REACT_OK);
-	int32_t h0[] = {0, 2, 4, 6, 8, 10, 12, 14}, h1[] = {1, 3, 5, 9, 11, 13};
-	react_job_cfg_t j[2] = {st_job(8, h0, 6), st_job(6, h1, 6)};
-	j[1].start_s = 3e-6;
-	j[1].compute_gap_s = 1e-5;
-	react_ext_flow_t x[] = {{15, 2, 2, 0, 0}, {7, 9, 1, 1e-4, 5e-4}};
-	react_run_cfg_t r = st_run(t, 2, j);
-	r.next = 2;
-	r.ext = x;
-	r.seed = seed;
-	r.mtu = 9000;
-	st_ctx_t c = {.pat = {p0, p1}};
-	react_driver_cb_t cb = st_cb(&c);
-	char err[256];
-	cr_assert_eq(react_flowsim_run_dctcp(&r, &cb, stx, err, sizeof err), REACT_OK, "%s", err);
-	uint64_t h = 1469598103934665603ULL;
-	for (int jj = 0; jj < 2; jj++) {
-		cr_assert_eq(c.nrec[jj], 6);
-		for (int e = 0; e < 6; e++) {
-			const st_rec_t *q = &c.rec[jj][e];
-			const unsigned char *b = (const unsigned char *)q->fct;
-			for (size_t i = 0; i < q->nflows * sizeof(double); i++)
-				h = (h ^ b[i]) * 1099511628211ULL;
-			b = (const unsigned char *)&q->end;
-			for (size_t i = 0; i < sizeof(double); i++)
-				h = (h ^ b[i]) * 1099511628211ULL;
-		}
-	}
-	st_free(&c);
-	react_pattern_destroy(p0);
-	react_pattern_destroy(p1);
-	react_topology_destroy(t);
-	return h;
-}
-
 Test(dctcp, two_jobs_deterministic)
 {
 	react_flowsim_stats_t a, b2;
-	uint64_t h1 = run_hash(7, &a), h2 = run_hash(7, &b2);
+	uint64_t h1 = st_two_jobs_hash(react_flowsim_run_dctcp, 7, 6, 9000, &a);
+	uint64_t h2 = st_two_jobs_hash(react_flowsim_run_dctcp, 7, 6, 9000, &b2);
 	cr_assert_eq(h1, h2);
 	cr_assert_eq(a.flow_events, b2.flow_events);
 	cr_assert_eq(a.rate_solves, b2.rate_solves);
 	cr_assert_eq(a.epochs, 12);
-	cr_assert_neq(run_hash(8, &b2), h1, "another seed should change some ECMP choice");
+	cr_assert_neq(st_two_jobs_hash(react_flowsim_run_dctcp, 8, 6, 9000, &b2), h1,
+	              "another seed should change some ECMP choice");
 }
 
 Test(dctcp, bad_config_is_refused)

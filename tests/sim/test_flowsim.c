@@ -11,18 +11,6 @@
 #define B 100e9
 #define D 1e-6
 
-static react_pattern_t *mk(int32_t nranks, int nf, const react_flow_t *fl)
-{
-	react_pattern_t *p;
-	char why[256];
-	cr_assert_eq(react_pattern_create(REACT_COLL_ALLGATHER, REACT_ALGO_CUSTOM, nranks, nranks,
-	                                  1000, &p), REACT_OK);
-	for (int i = 0; i < nf; i++)
-		cr_assert_eq(react_pattern_add_flow(p, &fl[i]), REACT_OK);
-	cr_assert_eq(react_pattern_finalize(p, why, sizeof why), REACT_OK, "%s", why);
-	return p;
-}
-
 static void run_ok(react_run_cfg_t *r, st_ctx_t *c)
 {
 	char err[512] = "";
@@ -37,7 +25,7 @@ Test(flowsim, one_flow_one_path)
 	react_topology_t *t;
 	cr_assert_eq(react_topo_star(2, B, D, &t), REACT_OK);
 	react_flow_t f = {0, 0, 1, 0, 1, 1000000, REACT_RECV_STORE};
-	react_pattern_t *p = mk(2, 1, &f);
+	react_pattern_t *p = st_pattern(2, 1, &f);
 	int32_t hosts[] = {0, 1};
 	react_job_cfg_t j = st_job(2, hosts, 3);
 	j.start_s = 0.5;
@@ -64,7 +52,7 @@ Test(flowsim, two_flows_share_then_speed_up)
 	double S = 1e6;
 	react_flow_t f[] = {{0, 0, 2, 0, 1, (uint64_t)S, REACT_RECV_STORE},
 	                    {0, 1, 2, 1, 1, (uint64_t)(2 * S), REACT_RECV_STORE}};
-	react_pattern_t *p = mk(3, 2, f);
+	react_pattern_t *p = st_pattern(3, 2, f);
 	int32_t hosts[] = {0, 1, 2};
 	react_job_cfg_t j = st_job(3, hosts, 1);
 	react_run_cfg_t r = st_run(t, 1, &j);
@@ -101,7 +89,7 @@ Test(flowsim, parking_lot_max_min)
 	react_flow_t f[] = {{0, 0, 3, 0, 1, (uint64_t)(25e9 / 8 * T), REACT_RECV_STORE},
 	                    {0, 1, 2, 1, 1, (uint64_t)(75e9 / 8 * T), REACT_RECV_STORE},
 	                    {0, 2, 3, 2, 1, (uint64_t)(25e9 / 8 * T), REACT_RECV_STORE}};
-	react_pattern_t *p = mk(4, 3, f);
+	react_pattern_t *p = st_pattern(4, 3, f);
 	int32_t hosts[] = {0, 1, 2, 3};
 	react_job_cfg_t j = st_job(4, hosts, 1);
 	react_run_cfg_t r = st_run(t, 1, &j);
@@ -153,7 +141,7 @@ Test(flowsim, external_flows_slow_only_their_links)
 	double S = 1e6;
 	react_flow_t f[] = {{0, 0, 1, 0, 1, (uint64_t)S, REACT_RECV_STORE},
 	                    {0, 2, 3, 2, 1, (uint64_t)S, REACT_RECV_STORE}};
-	react_pattern_t *p = mk(4, 2, f);
+	react_pattern_t *p = st_pattern(4, 2, f);
 	int32_t hosts[] = {0, 1, 2, 3};
 	for (int32_t cnt = 0; cnt <= 3; cnt++) {
 		react_job_cfg_t j = st_job(4, hosts, 1);
@@ -205,7 +193,7 @@ Test(flowsim, degraded_link)
 	react_topology_t *t;
 	cr_assert_eq(react_topo_star(2, B, D, &t), REACT_OK);
 	react_flow_t f = {0, 0, 1, 0, 1, 1000000, REACT_RECV_STORE};
-	react_pattern_t *p = mk(2, 1, &f);
+	react_pattern_t *p = st_pattern(2, 1, &f);
 	int32_t hosts[] = {0, 1};
 	react_job_cfg_t j = st_job(2, hosts, 1);
 	react_degraded_link_t dl = {react_topo_find_link(t, 1, 2), 30e9};
@@ -220,54 +208,16 @@ Test(flowsim, degraded_link)
 	react_topology_destroy(t);
 }
 
-static uint64_t run_hash(uint64_t seed, react_flowsim_stats_t *stx)
-{
-	react_topology_t *t;
-	react_pattern_t *p0, *p1;
-	cr_assert_eq(react_topo_fattree(4, B, D, &t), REACT_OK);
-	cr_assert_eq(react_gen_tree_allreduce(8, 4000000, &p0), REACT_OK);
-	cr_assert_eq(react_gen_ring_allreduce(6, 3000000, &p1), REACT_OK);
-	int32_t h0[] = {0, 2, 4, 6, 8, 10, 12, 14}, h1[] = {1, 3, 5, 9, 11, 13};
-	react_job_cfg_t j[2] = {st_job(8, h0, 10), st_job(6, h1, 10)};
-	j[1].start_s = 3e-6;
-	j[1].compute_gap_s = 1e-5;
-	react_ext_flow_t x[] = {{15, 2, 2, 0, 0}, {7, 9, 1, 1e-4, 5e-4}};
-	react_run_cfg_t r = st_run(t, 2, j);
-	r.next = 2;
-	r.ext = x;
-	r.seed = seed;
-	st_ctx_t c = {.pat = {p0, p1}};
-	react_driver_cb_t cb = st_cb(&c);
-	char err[256];
-	cr_assert_eq(react_flowsim_run(&r, &cb, stx, err, sizeof err), REACT_OK, "%s", err);
-	uint64_t h = 1469598103934665603ULL;
-	for (int jj = 0; jj < 2; jj++) {
-		cr_assert_eq(c.nrec[jj], 10);
-		for (int e = 0; e < 10; e++) {
-			const st_rec_t *q = &c.rec[jj][e];
-			const unsigned char *b = (const unsigned char *)q->fct;
-			for (size_t i = 0; i < q->nflows * sizeof(double); i++)
-				h = (h ^ b[i]) * 1099511628211ULL;
-			b = (const unsigned char *)&q->end;
-			for (size_t i = 0; i < sizeof(double); i++)
-				h = (h ^ b[i]) * 1099511628211ULL;
-		}
-	}
-	st_free(&c);
-	react_pattern_destroy(p0);
-	react_pattern_destroy(p1);
-	react_topology_destroy(t);
-	return h;
-}
-
 Test(flowsim, two_jobs_deterministic)
 {
 	react_flowsim_stats_t a, b2;
-	uint64_t h1 = run_hash(7, &a), h2 = run_hash(7, &b2);
+	uint64_t h1 = st_two_jobs_hash(react_flowsim_run, 7, 10, 0, &a);
+	uint64_t h2 = st_two_jobs_hash(react_flowsim_run, 7, 10, 0, &b2);
 	cr_assert_eq(h1, h2);
 	cr_assert_eq(a.flow_events, b2.flow_events);
 	cr_assert_eq(a.epochs, 20);
-	cr_assert_neq(run_hash(8, &b2), h1, "another seed should change some ECMP choice");
+	cr_assert_neq(st_two_jobs_hash(react_flowsim_run, 8, 10, 0, &b2), h1,
+	              "another seed should change some ECMP choice");
 }
 
 Test(flowsim, bad_config_is_refused)
