@@ -116,6 +116,12 @@ typedef struct wseg {
 	double b, m;          /* bytes, of which CE-marked */
 } wseg_t;
 
+/* An arrival at port l not yet enqueued (wflush). */
+typedef struct wpend {
+	int32_t l, slot, hop;
+	double b, m;
+} wpend_t;
+
 typedef struct wfifo {
 	wseg_t *v;            /* ring of cap (a power of 2) entries */
 	size_t cap, head, n;
@@ -160,7 +166,7 @@ typedef struct sim {
 	double *capdt;        /* per directed link: payload bytes served per step */
 	double *ql;           /* per directed link: queued bytes */
 	wfifo_t *fifo;        /* per directed link */
-	wseg_t *pend;         /* arrivals of this step, marked together per port */
+	wpend_t *pend;        /* arrivals of this step, marked together per port */
 	size_t npend, pendcap;
 	double *parr, *pfrac; /* per directed link: bytes arriving now, fraction marked */
 	uint64_t stepno;
@@ -193,6 +199,26 @@ static react_status_t reserve(void *pp, size_t *cap, size_t need, size_t elem, s
 		return REACT_ENOMEM;
 	*p = q;
 	*cap = nc;
+	return REACT_OK;
+}
+
+/* A full ring of *cap (a power of 2; 0: none yet) elements of `elem`
+ * bytes, n of them from *head on, doubled (or made `first` long) and
+ * unwrapped to start at 0. */
+static react_status_t ring_grow(void *pp, size_t *cap, size_t *head, size_t n, size_t elem,
+                                size_t first)
+{
+	void **p = pp;
+	size_t nc = *cap ? 2 * *cap : first;
+	char *v = malloc(nc * elem);
+	if (!v)
+		return REACT_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		memcpy(v + i * elem, (char *)*p + ((*head + i) & (*cap - 1)) * elem, elem);
+	free(*p);
+	*p = v;
+	*cap = nc;
+	*head = 0;
 	return REACT_OK;
 }
 
@@ -617,18 +643,8 @@ static react_status_t fifo_put(sim_t *s, int32_t l, int32_t slot, int32_t hop, d
 			return REACT_OK;
 		}
 	}
-	if (f->n == f->cap) {
-		size_t nc = f->cap ? 2 * f->cap : 16;
-		wseg_t *v = malloc(nc * sizeof *v);
-		if (!v)
-			return REACT_ENOMEM;
-		for (size_t i = 0; i < f->n; i++)
-			v[i] = f->v[(f->head + i) & (f->cap - 1)];
-		free(f->v);
-		f->v = v;
-		f->cap = nc;
-		f->head = 0;
-	}
+	if (f->n == f->cap && ring_grow(&f->v, &f->cap, &f->head, f->n, sizeof *f->v, 16))
+		return REACT_ENOMEM;
 	f->v[(f->head + f->n++) & (f->cap - 1)] = (wseg_t){slot, hop, step, b, m};
 	s->ql[l] += b;
 	return REACT_OK;
@@ -640,8 +656,7 @@ static react_status_t arrive_later(sim_t *s, int32_t l, int32_t slot, int32_t ho
 {
 	if (reserve(&s->pend, &s->pendcap, s->npend + 1, sizeof *s->pend, 64))
 		return REACT_ENOMEM;
-	/* step holds the port: the segment's own step is set by wflush */
-	s->pend[s->npend++] = (wseg_t){slot, hop, (uint64_t)l, b, m};
+	s->pend[s->npend++] = (wpend_t){l, slot, hop, b, m};
 	s->parr[l] += b;
 	return REACT_OK;
 }
@@ -653,15 +668,15 @@ static react_status_t wflush(sim_t *s, uint64_t step)
 {
 	react_status_t st;
 	for (size_t i = 0; i < s->npend; i++) {
-		int32_t l = (int32_t)s->pend[i].step;
+		int32_t l = s->pend[i].l;
 		if (s->parr[l] > 0) {
 			s->pfrac[l] = red_marked(s, l, s->parr[l]) / s->parr[l];
 			s->parr[l] = 0;
 		}
 	}
 	for (size_t i = 0; i < s->npend; i++) {
-		const wseg_t *g = &s->pend[i];
-		int32_t l = (int32_t)g->step;
+		const wpend_t *g = &s->pend[i];
+		int32_t l = g->l;
 		double mk = (g->b - g->m) * s->pfrac[l];
 		s->st.ce_bytes += mk;
 		if ((st = fifo_put(s, l, g->slot, g->hop, g->b, g->m + mk, step)))
@@ -756,18 +771,9 @@ static react_status_t ack_put(wflow_t *w, double te)
 {
 	if (w->aqn && w->aq[3 * ((w->aqhead + w->aqn - 1) & (w->aqcap - 1)) + 1] == w->deliv)
 		return REACT_OK;
-	if (w->aqn == w->aqcap) {
-		size_t nc = w->aqcap ? 2 * w->aqcap : 16;
-		double *q = malloc(3 * nc * sizeof *q);
-		if (!q)
-			return REACT_ENOMEM;
-		for (size_t i = 0; i < w->aqn; i++)
-			memcpy(&q[3 * i], &w->aq[3 * ((w->aqhead + i) & (w->aqcap - 1))], 3 * sizeof *q);
-		free(w->aq);
-		w->aq = q;
-		w->aqcap = nc;
-		w->aqhead = 0;
-	}
+	if (w->aqn == w->aqcap &&
+	    ring_grow(&w->aq, &w->aqcap, &w->aqhead, w->aqn, 3 * sizeof *w->aq, 16))
+		return REACT_ENOMEM;
 	double *e = &w->aq[3 * ((w->aqhead + w->aqn++) & (w->aqcap - 1))];
 	e[0] = te + w->rtt;
 	e[1] = w->deliv;
