@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "react/flowsim.h"
 #include "react/generators.h"
@@ -51,7 +52,6 @@ static react_status_t done(void *ctx, const react_epoch_report_t *rep)
 	return REACT_OK;
 }
 
-#include <time.h>
 static double now(void)
 {
 	struct timespec ts;
