@@ -15,7 +15,7 @@ static const char pattern_usage[] =
 	"                     [--bytes SIZE] [-o FILE]\n"
 	"  allreduce: tree (NCCL double binary tree), ring, rhd (Rabenseifner)\n"
 	"  allgather: ring, recdbl (recursive doubling)\n"
-	"  SIZE: 20MB, 20MiB, 1K, or plain bytes (default 20MB)\n"
+	"  SIZE: bytes with a unit: 20MB (10^6 B), 20MiB (2^20 B), 4096B (default 20MB)\n"
 	"  writes the pattern JSON to FILE (atomically) or to stdout\n";
 static const char verify_usage[] =
 	"usage: react verify FILE\n"

@@ -14,6 +14,7 @@
 
 #include "react/generators.h"
 #include "react/scenario.h"
+#include "react/units.h"
 #include "scenario_internal.h"
 
 /* ---- field values ---- */
@@ -137,9 +138,9 @@ static const char *type_desc(vt_t t)
 	switch (t) {
 	case VT_INT: return "an integer";
 	case VT_DOUBLE: return "a number";
-	case VT_BYTES: return "a size such as 20MB, 1MiB or 4096";
-	case VT_RATE: return "a rate such as 100Gbps";
-	case VT_TIME: return "a time such as 1us, 2ms or 0";
+	case VT_BYTES: return "a size in bytes with a unit, such as 20MB (10^6 B), 1MiB (2^20 B) or 4096B";
+	case VT_RATE: return "a rate with a unit, such as 100Gbps or 12.5GBps";
+	case VT_TIME: return "a time with a unit, such as 1us or 2ms, or 0";
 	case VT_BOOL: return "true or false";
 	case VT_STR: return "a string";
 	case VT_COLL: return "a collective: allreduce, allgather, reducescatter, broadcast or reduce";
@@ -148,6 +149,22 @@ static const char *type_desc(vt_t t)
 	case VT_PLACE: return "random or contiguous (or a map {hosts}, {overlap, shared}, {start})";
 	}
 	return "?";
+}
+
+/* Names of the scenario and its jobs become directory and file names, CSV
+ * cells and plot titles: letters, digits, '_', '.' and '-', not starting
+ * with '.' (no hidden files, no "..") and at most `max` characters. */
+#define NAME_RULE "letters, digits, '_', '.' or '-', not starting with '.'"
+static int name_ok(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > max || s[0] == '.')
+		return 0;
+	for (const char *c = s; *c; c++)
+		if (!(*c == '-' || *c == '_' || *c == '.' || (*c >= '0' && *c <= '9') ||
+		      (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
+			return 0;
+	return 1;
 }
 
 static react_status_t check_value(vt_t t, const char *v)
@@ -280,10 +297,20 @@ static react_status_t field(walk_t *w, const ynode_t *map, const char *key, cons
 			}
 			continue;
 		}
-		if (check_value(type, one->str) != REACT_OK)
+		if (check_value(type, one->str) != REACT_OK) {
+			char why[160] = "";
+			if (type == VT_BYTES || type == VT_RATE || type == VT_TIME) {
+				react_units_why(type == VT_BYTES ? REACT_UNIT_BYTES
+				                : type == VT_RATE ? REACT_UNIT_RATE : REACT_UNIT_TIME,
+				                one->str, why, sizeof why);
+				if (!why[0] && type == VT_RATE)
+					snprintf(why, sizeof why, "a rate must be above 0");
+			}
 			return fail_at(REACT_EPARSE, w->err, w->errlen, one->src, one->line,
-			               "field '%s': expected %s, got '%s'", sv->path, type_desc(type),
-			               one->str);
+			               "field '%s': expected %s, got '%s'%s%s%s", sv->path,
+			               type_desc(type), one->str, why[0] ? " (" : "", why,
+			               why[0] ? ")" : "");
+		}
 		if (type == VT_INT) {
 			int64_t x;
 			sc_parse_int(one->str, &x);
@@ -410,6 +437,10 @@ static react_status_t walk_job(walk_t *w, const ynode_t *jn, int32_t j)
 		snprintf(def, sizeof def, "job%d", (int)j + 1);
 		if ((st = sv_push(&js->name, def)) != REACT_OK)
 			return st;
+	} else if (!name_ok(js->name.vals[0], 63)) {
+		return fail_at(REACT_EINVAL, w->err, w->errlen, js->name.src, js->name.line,
+		               "field 'jobs[%d].name': expected a job name of at most 63 %s, got '%s'",
+		               (int)j, NAME_RULE, js->name.vals[0]);
 	} else if (job_index(sp, js->name.vals[0], j) >= 0) {
 		return fail_at(REACT_EINVAL, w->err, w->errlen, js->name.src, js->name.line,
 		               "field 'jobs[%d].name': expected a name no other job has, got '%s' again",
@@ -582,14 +613,14 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 		if ((st = sv_push(&sp->name, nm)) != REACT_OK)
 			goto fail;
 	}
-	for (const char *c = sp->name.vals[0]; *c; c++)
-		if (!(*c == '-' || *c == '_' || *c == '.' || (*c >= '0' && *c <= '9') ||
-		      (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))) {
-			st = fail_at(REACT_EINVAL, err, errlen, sp->name.src, sp->name.line,
-			             "field 'name': expected letters, digits, '-', '_' or '.' (it names "
-			             "the results directory), got '%s'", sp->name.vals[0]);
-			goto fail;
-		}
+	if (!name_ok(sp->name.vals[0], 127)) {
+		st = fail_at(REACT_EINVAL, err, errlen, sp->name.src, sp->name.line,
+		             "field 'name'%s: expected a name of at most 127 %s (it names the "
+		             "results directory), got '%s'",
+		             ynode_get(root, "name") ? "" : " (default: the file name)", NAME_RULE,
+		             sp->name.vals[0]);
+		goto fail;
+	}
 	if (sp->backend.n) {
 		char wbuf[512];
 		where_of(sp->backend.src, sp->backend.line, wbuf, sizeof wbuf);

@@ -301,28 +301,15 @@ fail:
 
 /* ---- values ---- */
 
-static int plain_number(const char *s, double *v)
-{
-	char *end;
-	errno = 0;
-	*v = strtod(s, &end);
-	return end != s && !*end && errno != ERANGE && isfinite(*v);
-}
-
 react_status_t sc_parse_bytes(const char *s, uint64_t *out)
 {
 	return react_parse_bytes(s, out);
 }
 
+/* Rates and times need a unit (docs/scenarios.md): a bare 100 is refused. */
 react_status_t sc_parse_rate(const char *s, double *out)
 {
 	double v;
-	if (plain_number(s, &v)) {
-		if (v <= 0)
-			return REACT_EINVAL;
-		*out = v;
-		return REACT_OK;
-	}
 	if (react_parse_rate_bps(s, &v) != REACT_OK || !(v > 0))
 		return REACT_EINVAL;
 	*out = v;
@@ -331,13 +318,6 @@ react_status_t sc_parse_rate(const char *s, double *out)
 
 react_status_t sc_parse_time(const char *s, double *out)
 {
-	double v;
-	if (plain_number(s, &v)) {
-		if (v < 0)
-			return REACT_EINVAL;
-		*out = v;
-		return REACT_OK;
-	}
 	return react_parse_time_s(s, out);
 }
 

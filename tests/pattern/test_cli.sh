@@ -34,7 +34,7 @@ expect 0 "verify stdout file" -- "$R" verify "$T/stdout.json"
 grep_out "$T/out" "ok: allreduce/tree, 8 ranks, 6 steps, 2 chunks in 2 chunk graphs, 28 flows" "verify tree 8"
 
 # a negative verdict: drop the last flow of a 4-rank ring AllReduce
-expect 0 "pattern ring 4" -- "$R" pattern --collective allreduce --algorithm ring --ranks 4 --bytes 1K -o "$T/r4.json"
+expect 0 "pattern ring 4" -- "$R" pattern --collective allreduce --algorithm ring --ranks 4 --bytes 1KB -o "$T/r4.json"
 grep -v '^\[5,3,0,' "$T/r4.json" | sed 's/^\(\[5,2,3,.*"store"\]\),$/\1/' >"$T/r4-broken.json"
 expect 1 "verify broken ring" -- "$R" verify "$T/r4-broken.json"
 grep_out "$T/out" "not ok: .*rank 0 chunk .* lacks the contribution" "verify broken ring"

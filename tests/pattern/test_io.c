@@ -113,24 +113,62 @@ Test(io, units)
 	cr_assert_eq(b, 20000000);
 	cr_assert_eq(react_parse_bytes("20MiB", &b), REACT_OK);
 	cr_assert_eq(b, 20971520);
-	cr_assert_eq(react_parse_bytes("1K", &b), REACT_OK);
+	cr_assert_eq(react_parse_bytes("1KB", &b), REACT_OK);
 	cr_assert_eq(b, 1000);
-	cr_assert_eq(react_parse_bytes("4096", &b), REACT_OK);
+	cr_assert_eq(react_parse_bytes("1kB", &b), REACT_OK);
+	cr_assert_eq(b, 1000);
+	cr_assert_eq(react_parse_bytes("4096B", &b), REACT_OK);
 	cr_assert_eq(b, 4096);
 	cr_assert_eq(react_parse_bytes("1.5KiB", &b), REACT_OK);
 	cr_assert_eq(b, 1536);
-	cr_assert_eq(react_parse_bytes("-1", &b), REACT_EINVAL);
+	cr_assert_eq(react_parse_bytes("1GiB", &b), REACT_OK);
+	cr_assert_eq(b, 1073741824);
+	cr_assert_eq(react_parse_bytes("-1B", &b), REACT_EINVAL);
 	cr_assert_eq(react_parse_bytes("12XB", &b), REACT_EINVAL);
 	cr_assert_eq(react_parse_bytes("", &b), REACT_EINVAL);
-	cr_assert_eq(react_parse_bytes("0.5", &b), REACT_EINVAL);
+	cr_assert_eq(react_parse_bytes("0.5B", &b), REACT_EINVAL);
+	cr_assert_eq(react_parse_bytes("0x10B", &b), REACT_EINVAL);
 	cr_assert_eq(react_parse_rate_bps("100Gbps", &d), REACT_OK);
 	cr_assert_float_eq(d, 100e9, 1);
 	cr_assert_eq(react_parse_rate_bps("10GBps", &d), REACT_OK);
 	cr_assert_float_eq(d, 80e9, 1);
+	cr_assert_eq(react_parse_rate_bps("12.5GB/s", &d), REACT_OK);
+	cr_assert_float_eq(d, 100e9, 1);
 	cr_assert_eq(react_parse_rate_bps("100", &d), REACT_EINVAL);
+	cr_assert_eq(react_parse_rate_bps("100gbps", &d), REACT_EINVAL);
 	cr_assert_eq(react_parse_time_s("1us", &d), REACT_OK);
 	cr_assert_float_eq(d, 1e-6, 1e-15);
 	cr_assert_eq(react_parse_time_s("2.5ms", &d), REACT_OK);
 	cr_assert_float_eq(d, 2.5e-3, 1e-12);
+	cr_assert_eq(react_parse_time_s("0", &d), REACT_OK);
+	cr_assert_eq(d, 0);
 	cr_assert_eq(react_parse_time_s("3 s", &d), REACT_EINVAL);
+}
+
+/* A unit is required where one is meaningful, and bits are not bytes. */
+Test(io, units_are_required_and_bits_are_not_bytes)
+{
+	uint64_t b = 7;
+	double d = 7;
+	char why[160];
+	cr_assert_eq(react_parse_bytes("4096", &b), REACT_EINVAL);
+	cr_assert_eq(react_parse_bytes("1Gb", &b), REACT_EINVAL, "1Gb is a gigabit, not a gigabyte");
+	cr_assert_eq(react_parse_bytes("8b", &b), REACT_EINVAL);
+	cr_assert_eq(react_parse_bytes("1K", &b), REACT_EINVAL, "K alone: bits or bytes?");
+	cr_assert_eq(react_parse_bytes("1mB", &b), REACT_EINVAL, "m is milli");
+	cr_assert_eq(b, 7, "out untouched on failure");
+	cr_assert_eq(react_parse_rate_bps("100", &d), REACT_EINVAL);
+	cr_assert_eq(react_parse_time_s("1", &d), REACT_EINVAL);
+	cr_assert_eq(react_parse_time_s("1.5", &d), REACT_EINVAL);
+	cr_assert_eq(d, 7, "out untouched on failure");
+	cr_assert_str_eq(react_units_why(REACT_UNIT_BYTES, "1Gb", why, sizeof why),
+	                 "'1Gb' is in bits; sizes are in bytes (B, e.g. 1GB = 10^9 bytes)");
+	cr_assert_str_eq(react_units_why(REACT_UNIT_BYTES, "4096", why, sizeof why), "'4096' has no unit");
+	cr_assert_str_eq(react_units_why(REACT_UNIT_RATE, "100", why, sizeof why), "'100' has no unit");
+	cr_assert_str_eq(react_units_why(REACT_UNIT_TIME, "1", why, sizeof why), "'1' has no unit");
+	cr_assert_str_eq(react_units_why(REACT_UNIT_RATE, "100Gbs", why, sizeof why),
+	                 "unknown rate unit 'Gbs'");
+	cr_assert_str_eq(react_units_why(REACT_UNIT_BYTES, "0.5B", why, sizeof why),
+	                 "'0.5B' is not a whole number of bytes");
+	cr_assert_str_eq(react_units_why(REACT_UNIT_TIME, "1us", why, sizeof why), "");
 }
