@@ -152,12 +152,14 @@ Test(loop, worse_epoch_times_revert)
 	react_ctl_stats(c, &st);
 	cr_assert_gt(nrev, 0);
 	cr_assert_eq(st.reverts, nrev);
-	cr_assert(nchg == 2 * nrev || nchg == 2 * nrev + 1, "%d changes, %d reverts", nchg, nrev);
-	if (nchg == 2 * nrev)
-		cr_assert(react_pattern_equal(react_ctl_pattern_for(c, 300), g), "must end on the original pattern");
-	/* E_max: exploration stops after 5 failed rounds; then one forced round
-	 * per E_max quiet batches (each at least (5 + 1) x 6 epochs apart) */
-	cr_assert_leq(nrev, 5 + 300 / 36 + 1, "%d reverts", nrev);
+	/* every change is a failed test: a revert replaces it, either by the
+	 * original or at once by the next candidate */
+	cr_assert(nchg >= nrev && nchg <= 2 * nrev + 1, "%d changes, %d reverts", nchg, nrev);
+	cr_assert(react_pattern_equal(react_ctl_pattern_for(c, 300), g),
+	          "must end on the original pattern (the best observed)");
+	/* E_max: exploration stops after 5 failed rounds; forced rounds then wait
+	 * 5, 10, 20, ... quiet batches of 6 epochs */
+	cr_assert_leq(nrev, 5 + 4, "%d reverts", nrev);
 	react_ctl_destroy(c);
 	free(n.slow);
 	react_pattern_destroy(g);

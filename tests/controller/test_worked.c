@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "react/check.h"
+#include "react/controller.h"
 #include "react/costmodel.h"
 #include "react/decide.h"
 #include "react/detect.h"
@@ -43,7 +44,12 @@ Test(worked, tree_16_ranks_reduce_phase)
 	react_pattern_destroy(p);
 }
 
-Test(worked, controller_swap_restores_576us)
+/* One decision of the shipped pipeline (detection, critical paths, the
+ * default candidate order, estimator and selection of react_params_default)
+ * on B epochs of the congested alpha-beta star: the pattern it emits has
+ * the uncongested reduce phase again. */
+static void decide_on_worked_example(const react_params_t *prm, react_pattern_t **g1_out,
+                                     react_decide_out_t *out, double *reduce_s)
 {
 	react_pattern_t *p;
 	int32_t ext[16] = {0};
@@ -51,11 +57,11 @@ Test(worked, controller_swap_restores_576us)
 	double t, *fct;
 	react_cong_t *cong;
 	react_equiv_t *eq;
+	react_history_t *h;
 	size_t ncong;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	react_decide_in_t in = {0};
-	react_decide_out_t out;
-	int B = 6;
+	int B = prm->batch_epochs;
 
 	gsl_rng_set(rng, 1);
 	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &p), REACT_OK);
@@ -64,12 +70,15 @@ Test(worked, controller_swap_restores_576us)
 	cx.half = p->nsteps / 2;
 	fct = malloc((size_t)B * p->nflows * sizeof *fct);
 	cong = malloc(p->nflows * sizeof *cong);
+	cr_assert_eq(react_history_create(16, prm->history_epochs, &h), REACT_OK);
 	/* the observed batch: B identical epochs of the congested model */
 	cr_assert_eq(react_costmodel_eval(&cx.m, p, 0, -1, &t, fct), REACT_OK);
 	for (int e = 1; e < B; e++)
 		for (size_t f = 0; f < p->nflows; f++)
 			fct[(size_t)e * p->nflows + f] = fct[f];
-	cr_assert_eq(react_detect(p, fct, B, 0.2, 0.15, cong, &ncong), REACT_OK);
+	for (int e = 0; e < B; e++)
+		cr_assert_eq(react_history_add(h, p, fct + (size_t)e * p->nflows), REACT_OK);
+	cr_assert_eq(react_detect(p, fct, B, prm->delta1, prm->delta2, cong, &ncong), REACT_OK);
 	cr_assert_gt(ncong, 0u);
 	for (size_t f = 0; f < p->nflows; f++)
 		if (cong[f] != REACT_CONG_NONE)
@@ -80,23 +89,77 @@ Test(worked, controller_swap_restores_576us)
 	in.B = B;
 	in.cong = cong;
 	in.equiv = eq;
-	in.trials = 15;
-	in.max_accepted = 4;
-	in.epsilon = 0.05;
-	in.estimate = reduce_makespan;
-	in.estimate_ctx = &cx;
+	in.trials = prm->trials;
+	in.max_accepted = prm->max_accepted;
+	in.epsilon = prm->epsilon;
+	in.history = h;
+	in.estimator = prm->estimator;
+	in.selection = prm->selection;
 	in.rng = rng;
-	cr_assert_eq(react_decide(&in, &out), REACT_OK);
-	cr_assert_not_null(out.g1, "the controller found no swap (%zu candidates)", out.ncands);
-	cr_assert_eq(react_pattern_check(out.g1, NULL), REACT_OK);
-	cr_assert_eq(out.cands[0].xf.kind, REACT_XF_POSITION, "position swaps come first");
-	cr_assert_eq(react_costmodel_eval(&cx.m, out.g1, 0, cx.half, &t, NULL), REACT_OK);
-	cr_assert_float_eq(t, 576e-6, 1e-9, "reduce phase after the controller's swap: %.9g s", t);
-	react_pattern_destroy(out.g1);
-	free(out.cands);
+	cr_assert_eq(react_decide(&in, out), REACT_OK);
+	*g1_out = out->g1;
+	*reduce_s = 0;
+	if (out->g1) {
+		cr_assert_eq(react_pattern_check(out->g1, NULL), REACT_OK);
+		cr_assert_eq(react_costmodel_eval(&cx.m, out->g1, 0, cx.half, reduce_s, NULL), REACT_OK);
+	}
+	react_history_destroy(h);
 	react_equiv_destroy(eq);
 	free(fct);
 	free(cong);
 	gsl_rng_free(rng);
 	react_pattern_destroy(p);
+}
+
+/* On the whole AllReduce (reduce and broadcast phases) the best swaps of
+ * rank 3 gain 4.2 % by the exact model (1312 -> 1257 us): the broadcast
+ * into rank 3 is unavoidable.  The shipped estimate must see that: it says
+ * no at epsilon = 5 %, and at epsilon = 2 % it takes a swap that restores
+ * the reduce phase to 576 us, with an estimated gain within 1.5 points of
+ * the exact one. */
+Test(worked, default_pipeline_says_no_at_5_percent)
+{
+	react_params_t prm;
+	react_pattern_t *g1;
+	react_decide_out_t out;
+	double t;
+	react_params_default(&prm);
+	decide_on_worked_example(&prm, &g1, &out, &t);
+	cr_assert_null(g1, "a swap was accepted although the best gains 4.2 %% < epsilon");
+	cr_assert_gt(out.ncands, 0u);
+	/* the first candidate tried lowers rank 3's degree (a green swap) */
+	cr_assert_eq(out.cands[0].xf.x, 3);
+	free(out.cands);
+}
+
+Test(worked, default_pipeline_restores_576us)
+{
+	react_params_t prm;
+	react_pattern_t *g1;
+	react_decide_out_t out;
+	double t;
+	react_params_default(&prm);
+	prm.epsilon = 0.02;
+	decide_on_worked_example(&prm, &g1, &out, &t);
+	cr_assert_not_null(g1, "the controller found no swap (%zu candidates)", out.ncands);
+	cr_assert_float_eq(t, 576e-6, 1e-9, "reduce phase after the controller's swap: %.9g s", t);
+	cr_assert_float_eq(out.est_gain, 1.0 - 1257e-6 / 1312e-6, 0.015, "estimated gain %.4f",
+	                   out.est_gain);
+	react_pattern_destroy(g1);
+	free(out.cands);
+}
+
+Test(worked, paper_profile_restores_576us)
+{
+	react_params_t prm;
+	react_pattern_t *g1;
+	react_decide_out_t out;
+	double t;
+	react_params_default(&prm);
+	cr_assert_eq(react_params_set(&prm, "profile", "paper", NULL, 0), REACT_OK);
+	decide_on_worked_example(&prm, &g1, &out, &t);
+	cr_assert_not_null(g1, "the controller found no swap (%zu candidates)", out.ncands);
+	cr_assert_float_eq(t, 576e-6, 1e-9, "reduce phase after the controller's swap: %.9g s", t);
+	react_pattern_destroy(g1);
+	free(out.cands);
 }

@@ -54,7 +54,26 @@ typedef struct react_params {
 	uint64_t seed;       /* every random choice derives from it */
 	int equiv_max_ranks; /* position-equivalent sets are computed only up to this
 	                      * many ranks (256; their cost grows ~N^3, see docs) */
+	/* Readings where the paper is vague (docs/controller.md says which was
+	 * chosen by measurement); `profile=paper` restores every literal one. */
+	int profile;         /* REACT_PROFILE_*: informational, set by "profile" */
+	int estimator;       /* REACT_EST_*: how a candidate pattern is estimated */
+	int keep_rule;       /* REACT_KEEP_*: how an observed change is judged */
+	int selection;       /* REACT_SEL_*: which passing candidate of a vertex is taken */
+	double min_gain;     /* welch rule: smallest observed gain worth keeping (0.01) */
+	int extensions;      /* welch rule: one-batch extensions of an undecided test (2) */
 } react_params_t;
+
+enum { REACT_PROFILE_DEFAULT = 0, REACT_PROFILE_PAPER = 1 };
+/* paper: the B + 1 old critical paths re-timed (5.4.1, footnote 5);
+ * pattern: the whole candidate pattern re-timed from learned rates */
+enum { REACT_EST_PAPER = 0, REACT_EST_PATTERN = 1 };
+/* paper: keep when mean(T1) (1 + tau_r) < mean(T0) (5.4.2);
+ * welch: keep when a one-sided 95 % Welch bound on the gain clears min_gain */
+enum { REACT_KEEP_PAPER = 0, REACT_KEEP_WELCH = 1 };
+/* first: the first candidate that passes epsilon (Algorithm 1);
+ * best: the passing candidate of largest estimated gain among a vertex's trials */
+enum { REACT_SEL_FIRST = 0, REACT_SEL_BEST = 1 };
 
 /* Fill with the paper's defaults. */
 void react_params_default(react_params_t *p);
@@ -65,6 +84,11 @@ react_status_t react_params_validate(const react_params_t *p, char *why, size_t 
  * unchanged on failure. */
 react_status_t react_params_set(react_params_t *p, const char *key, const char *value,
                                 char *why, size_t whylen);
+/* Apply a profile by name ("default", "paper"): every reading it names. */
+react_status_t react_params_profile(react_params_t *p, const char *name, char *why, size_t whylen);
+/* The value of parameter `name` as text (enums by name), for logs and
+ * fingerprints; REACT_EINVAL for an unknown name. */
+react_status_t react_params_get(const react_params_t *p, const char *name, char *buf, size_t len);
 /* The parameter table, for help texts: entry i (0 .. count-1); -1 past the end. */
 size_t react_params_count(void);
 int react_params_describe(size_t i, const char **name, const char **symbol, const char **unit,

@@ -34,6 +34,27 @@ react_status_t react_history_add(react_history_t *h, const react_pattern_t *p, c
 int react_history_pair(const react_history_t *h, react_rank_t src, react_rank_t dst, double *mean);
 int react_history_epochs(const react_history_t *h);
 
+/* Rates learned from the history (the "pattern" estimator; history.c has
+ * the model): a flow's expected time per byte from its endpoints, their
+ * degrees in its step and the pair's own excess. */
+typedef struct react_rates {
+	int32_t N, maxk;
+	int valid;          /* 0 when the history is empty */
+	double c0;          /* fastest time per byte observed, s/B */
+	double *keff;       /* maxk + 1: effective share of k flows at one endpoint */
+	double *x, *y;      /* N: egress / ingress load of each rank, in flows */
+	double *z;          /* N x N: a pair's mean excess, in flows */
+	int32_t *zn;        /* N x N: records of the pair */
+} react_rates_t;
+react_status_t react_history_learn(const react_history_t *h, react_rates_t **out);
+void react_rates_destroy(react_rates_t *r);
+double react_rates_share(const react_rates_t *r, int32_t k);
+/* Expected time per byte of a flow src -> dst with the sender's out-degree
+ * kout and the receiver's in-degree kin in its step. */
+double react_rates_flow(const react_rates_t *r, react_rank_t src, react_rank_t dst, int32_t kout,
+                        int32_t kin);
+int react_rates_pair_seen(const react_rates_t *r, react_rank_t src, react_rank_t dst);
+
 typedef struct react_candidate_log {
 	react_xform_t xf;
 	double est_gain;     /* 1 - est(candidate) / est(current) */
@@ -53,7 +74,9 @@ typedef struct react_decide_in {
 	const uint64_t *rejected;    /* hashes of patterns not to produce again */
 	size_t nrejected;
 	const react_history_t *history; /* for the path estimate, may be NULL */
-	react_estimate_fn estimate;  /* NULL: the critical-path estimate of 5.4.1 (see decide.c) */
+	int estimator;               /* REACT_EST_PAPER or REACT_EST_PATTERN (when estimate is NULL) */
+	int selection;               /* REACT_SEL_FIRST or REACT_SEL_BEST */
+	react_estimate_fn estimate;  /* NULL: the estimator named above (see decide.c) */
 	void *estimate_ctx;
 	void *rng;                   /* gsl_rng *, the caller's */
 } react_decide_in_t;
@@ -63,6 +86,7 @@ typedef struct react_decide_out {
 	react_candidate_log_t *cands;/* malloc'd, caller frees */
 	size_t ncands;
 	size_t nvertices;            /* congested vertices on a critical path */
+	double est_gain;             /* of g1: 1 - est(g1) / est(g0), by the estimate used */
 } react_decide_out_t;
 
 /* Every accepted candidate passed the semantic check; the final pattern is

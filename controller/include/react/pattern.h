@@ -112,6 +112,13 @@ react_status_t react_pattern_finalize(react_pattern_t *p, char *why, size_t whyl
 /* Rebuild the index after src/dst were changed in place. */
 react_status_t react_pattern_reindex(react_pattern_t *p);
 react_status_t react_pattern_clone(const react_pattern_t *p, react_pattern_t **out);
+/* Global permutation of ranks, in place (in-out p): in every flow, src and
+ * dst r become perm[r].  perm (in) has p->nranks entries and must be a
+ * permutation of 0 .. nranks-1 (REACT_EINVAL otherwise, p untouched).  The
+ * root is not moved, exactly as a sequence of REACT_XF_GLOBAL swaps
+ * (react/transform.h) leaves it; flow order is kept; the index is rebuilt.
+ * The result is NOT checked here. */
+react_status_t react_pattern_permute(react_pattern_t *p, const react_rank_t *perm);
 void react_pattern_destroy(react_pattern_t *p);
 /* 1 when both patterns have the same header and flows, in order. */
 int react_pattern_equal(const react_pattern_t *a, const react_pattern_t *b);

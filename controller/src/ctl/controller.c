@@ -3,26 +3,33 @@
  *
  * States: a BASE pattern G0 runs batches; at the end of a batch with
  * congestion (or a forced exploration) react_decide() may produce G1, which
- * is scheduled `apply_delay` epochs later and is then UNDER TEST for one
- * batch.  Epochs between a decision and its apply epoch still run the old
- * pattern: their FCTs go into the history, not into a batch.
+ * is scheduled `apply_delay` epochs later (D: the backend's consensus
+ * latency, 0 in simulation) and is then UNDER TEST.  Epochs between a
+ * decision and its apply epoch still run the old pattern: their FCTs go
+ * into the history, not into a batch.  G0's last batch (epoch times and
+ * FCTs) is stored.
  *
- * Revert rule (reading of "we expect each modification to provide at least
- * 5% improvement"): G1 is kept only if
- *     mean(epoch time over G1's batch) * (1 + tau_r) < mean(epoch time over G0's last batch)
- * otherwise G0 is scheduled again, G1's hash is remembered as tried for this
- * G0 (react_decide never proposes it again), and the next batch of G0 may
- * explore other transforms.  After a keep, congestion left in G1 is
- * resolved in the same decision.
+ * Judging G1 (keep_rule):
+ *   paper: after one batch, kept if mean(T1) (1 + tau_r) < mean(T0);
+ *   welch: kept if its mean gain over G0 exceeds min_gain and a one-sided
+ *          95 % Welch bound on the gain is above 0; reverted if the upper
+ *          bound is below min_gain; otherwise the test is extended by one
+ *          batch (at most `extensions` times), then reverted.
+ * A kept G1 becomes the base; the same decision looks for congestion left
+ * in it.  On a revert, Algorithm 1 runs on G0 at once with G0's stored
+ * batch (G1's hash and every pattern already tried from G0 excluded), so
+ * the next candidate replaces G1 directly; when none passes, G0 runs again.
  *
- * E_max: an exploratory round is a batch whose decision scheduled a change.
- * After E_max consecutive exploratory rounds without a kept improvement,
- * exploration stops (the current pattern is kept).  If no exploration ran
- * for E_max batches, the next batch forces one (with no congested vertex it
- * tries the vertices of the batch-mean critical path); if that round's
- * change is kept, exploration is enabled again.
- * A_max: at most A_max patterns are tried (and reverted) from one base
- * pattern; then that base is kept (only forced rounds try it again).
+ * E_max: a round is one batch that judged a change; E_max consecutive
+ * rounds without a better pattern stop exploration, and the controller then
+ * sticks to the best pattern it has observed (lowest mean epoch time over
+ * a batch).  If no exploration ran for E_max batches, the next batch forces
+ * one (with no congested vertex it tries the vertices of the batch-mean
+ * critical path); each forced round that ends in a revert doubles the wait
+ * before the next, so a settled job is left alone.  A kept change restarts
+ * exploration.
+ * A_max: at most A_max patterns are tried from one base; then that base is
+ * kept (only forced rounds try it again).
  * K_t grows by trials_growth after every batch that ran a search.
  * Without detected congestion nothing is searched except by the forced
  * rule, so an uncongested job keeps its pattern.
@@ -31,7 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "react/check.h"
 #include "react/controller.h"
@@ -60,7 +69,17 @@ struct react_ctl {
 	const react_pattern_t *base;     /* G0 */
 	double base_T;                   /* mean epoch time of G0's last batch */
 	int have_base_T;
+	double *base_fct;                /* G0's last batch: B x F FCTs */
+	double *base_times;              /* its epoch times (B) */
+	int base_n;
 	const react_pattern_t *test;     /* G1 under test, or NULL */
+	double *test_times;              /* G1's epoch times over its batches */
+	int test_n, test_ext;            /* samples, extensions used */
+	double test_est_gain;            /* the estimate's gain of G1 over G0 */
+	int test_forced;                 /* G1 came from a forced round */
+	const react_pattern_t *best;     /* best pattern observed, and its mean time */
+	double best_T;
+	int force_after;                 /* quiet batches before a forced round */
 	react_equiv_t *equiv;            /* of `base`, lazily */
 	const react_pattern_t *equiv_of;
 	int equiv_tried;
@@ -141,7 +160,15 @@ react_status_t react_ctl_create(const react_pattern_t *initial, const react_para
 	c->bfct = malloc((size_t)B * (c->F ? c->F : 1) * sizeof *c->bfct);
 	c->btime = malloc((size_t)B * sizeof *c->btime);
 	c->cong = malloc((c->F ? c->F : 1) * sizeof *c->cong);
-	if (!c->rng || !c->bfct || !c->btime || !c->cong) { st = REACT_ENOMEM; goto fail; }
+	c->base_fct = malloc((size_t)B * (c->F ? c->F : 1) * sizeof *c->base_fct);
+	c->base_times = malloc((size_t)B * sizeof *c->base_times);
+	c->test_times = malloc((size_t)B * (size_t)(params->extensions + 1) * sizeof *c->test_times);
+	c->force_after = params->explore_rounds;
+	if (!c->rng || !c->bfct || !c->btime || !c->cong || !c->base_fct || !c->base_times ||
+	    !c->test_times) {
+		st = REACT_ENOMEM;
+		goto fail;
+	}
 	gsl_rng_set(c->rng, (unsigned long)(params->seed ^ (params->seed >> 32)));
 	if ((st = react_pattern_clone(initial, &g0)) != REACT_OK)
 		goto fail;
@@ -171,6 +198,9 @@ void react_ctl_destroy(react_ctl_t *c)
 	free(c->bfct);
 	free(c->btime);
 	free(c->cong);
+	free(c->base_fct);
+	free(c->base_times);
+	free(c->test_times);
 	react_equiv_destroy(c->equiv);
 	react_history_destroy(c->hist);
 	react_checker_destroy(c->ck);
@@ -222,8 +252,15 @@ static void set_base(react_ctl_t *c, const react_pattern_t *p)
 	c->attempts = 0;
 }
 
+typedef struct judged {
+	int valid;
+	double est_gain, obs_gain;  /* of the change judged: 1 - T1 / T0 */
+	double lo, hi;              /* welch: one-sided bounds on the gain */
+} judged_t;
+
 static void log_batch(react_ctl_t *c, int64_t epoch, const react_pattern_t *ran, double meanT,
-                      const react_decide_out_t *dout, const char *action, int kept, const char *why)
+                      const react_decide_out_t *dout, const char *action, int kept,
+                      const judged_t *jg, const char *why)
 {
 	FILE *f = c->log;
 	int first = 1;
@@ -248,8 +285,138 @@ static void log_batch(react_ctl_t *c, int64_t epoch, const react_pattern_t *ran,
 		        i ? "," : "", react_xform_kind_name(cl->xf.kind), (int)cl->xf.step, (int)cl->xf.x,
 		        (int)cl->xf.y, (int)cl->xf.graph, cl->est_gain, cl->accepted ? "true" : "false");
 	}
-	fprintf(f, "],\"action\":\"%s\",\"kept\":%s,\"why\":\"%s\"}\n", action, kept ? "true" : "false", why);
+	fprintf(f, "],\"action\":\"%s\",\"kept\":%s", action, kept ? "true" : "false");
+	if (jg && jg->valid) {
+		fprintf(f, ",\"change_est_gain\":%.9g,\"change_obs_gain\":%.9g", jg->est_gain, jg->obs_gain);
+		if (c->p.keep_rule == REACT_KEEP_WELCH)
+			fprintf(f, ",\"gain_bounds\":[%.9g,%.9g]", jg->lo, jg->hi);
+	}
+	if (dout && dout->g1)
+		fprintf(f, ",\"next_est_gain\":%.9g", dout->est_gain);
+	fprintf(f, ",\"why\":\"%s\"}\n", why);
 	fflush(f);
+}
+
+typedef enum { V_KEEP, V_REVERT, V_EXTEND } verdict_t;
+
+/* Judge G1 (c->test_times) against G0's stored batch. */
+static verdict_t judge(react_ctl_t *c, judged_t *jg, char *why, size_t whylen)
+{
+	double m0 = gsl_stats_mean(c->base_times, 1, (size_t)c->base_n);
+	double m1 = gsl_stats_mean(c->test_times, 1, (size_t)c->test_n);
+	jg->valid = 1;
+	jg->est_gain = c->test_est_gain;
+	jg->obs_gain = m0 > 0 ? 1.0 - m1 / m0 : 0.0;
+	jg->lo = jg->hi = jg->obs_gain;
+	if (c->p.keep_rule == REACT_KEEP_PAPER) {
+		if (m1 * (1.0 + c->p.revert_tau) < m0) {
+			snprintf(why, whylen, "observed %.9g < %.9g / (1 + tau_r)", m1, m0);
+			return V_KEEP;
+		}
+		snprintf(why, whylen, "observed %.9g not below %.9g / (1 + tau_r)", m1, m0);
+		return V_REVERT;
+	}
+	{
+		double v0 = c->base_n > 1 ? gsl_stats_variance_m(c->base_times, 1, (size_t)c->base_n, m0) : 0;
+		double v1 = c->test_n > 1 ? gsl_stats_variance_m(c->test_times, 1, (size_t)c->test_n, m1) : 0;
+		double a = v0 / c->base_n, b = v1 / c->test_n, se = sqrt(a + b), t = 0;
+		if (se > 0) {
+			double df = (a + b) * (a + b);
+			double den = (c->base_n > 1 ? a * a / (c->base_n - 1) : 0) +
+			             (c->test_n > 1 ? b * b / (c->test_n - 1) : 0);
+			df = den > 0 ? df / den : 1.0;
+			if (df < 1.0)
+				df = 1.0;
+			t = gsl_cdf_tdist_Pinv(0.95, df);
+		}
+		jg->lo = m0 > 0 ? (m0 - m1 - t * se) / m0 : 0;
+		jg->hi = m0 > 0 ? (m0 - m1 + t * se) / m0 : 0;
+		if (jg->obs_gain > c->p.min_gain && jg->lo > 0) {
+			snprintf(why, whylen, "gain %.4g > min_gain, 95%% lower bound %.4g > 0", jg->obs_gain,
+			         jg->lo);
+			return V_KEEP;
+		}
+		if (jg->hi < c->p.min_gain || c->test_ext >= c->p.extensions) {
+			snprintf(why, whylen, "gain %.4g, 95%% bounds [%.4g, %.4g]: %s", jg->obs_gain, jg->lo,
+			         jg->hi, jg->hi < c->p.min_gain ? "below min_gain" : "undecided after extensions");
+			return V_REVERT;
+		}
+		snprintf(why, whylen, "gain %.4g, 95%% bounds [%.4g, %.4g]: undecided, one more batch",
+		         jg->obs_gain, jg->lo, jg->hi);
+		return V_EXTEND;
+	}
+}
+
+static void note_observed(react_ctl_t *c, const react_pattern_t *p, double T)
+{
+	/* the best pattern measured again keeps its latest mean */
+	if (!c->best || T < c->best_T || p == c->best) {
+		c->best = p;
+		c->best_T = T;
+	}
+}
+
+/* Algorithm 1 on the base with the batch in c->base_fct (congestion in c->cong). */
+static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dout)
+{
+	react_status_t st;
+	react_decide_in_t in;
+	if (c->equiv_of != c->base) {
+		react_equiv_destroy(c->equiv);
+		c->equiv = NULL;
+		st = c->base->nranks <= c->p.equiv_max_ranks ? react_equiv_fast(c->base, &c->equiv)
+		                                              : REACT_EUNSUPPORTED;
+		if (st == REACT_EUNSUPPORTED)
+			st = REACT_OK; /* too large: no position swaps */
+		if (st != REACT_OK)
+			return st;
+		c->equiv_of = c->base;
+	}
+	memset(&in, 0, sizeof in);
+	in.g0 = c->base;
+	in.fct = c->base_fct;
+	in.B = c->base_n;
+	in.cong = c->cong;
+	in.equiv = c->equiv;
+	in.trials = c->trials;
+	in.max_accepted = c->p.max_accepted;
+	in.epsilon = c->p.epsilon;
+	in.explore_all = forced;
+	in.rejected = c->rej;
+	in.nrejected = c->nrej;
+	in.history = c->hist;
+	in.estimator = c->p.estimator;
+	in.selection = c->p.selection;
+	in.rng = c->rng;
+	if ((st = react_decide(&in, dout)) != REACT_OK)
+		return st;
+	c->quiet_rounds = 0;
+	c->trials += c->p.trials_growth;
+	c->st.candidates_estimated += (int64_t)dout->ncands;
+	if (dout->g1) {
+		/* every pattern handed out passes the check */
+		if (react_checker_run(c->ck, dout->g1, NULL) != REACT_OK)
+			return REACT_ESEMANTIC;
+		if ((st = keep_pattern(c, dout->g1)) != REACT_OK)
+			return st;
+		c->test = dout->g1;
+		c->test_n = 0;
+		c->test_ext = 0;
+		c->test_est_gain = dout->est_gain;
+		c->test_forced = forced;
+		c->attempts++;
+	}
+	return REACT_OK;
+}
+
+static void store_base_batch(react_ctl_t *c, double meanT)
+{
+	int B = c->p.batch_epochs;
+	memcpy(c->base_fct, c->bfct, (size_t)B * c->F * sizeof *c->bfct);
+	memcpy(c->base_times, c->btime, (size_t)B * sizeof *c->btime);
+	c->base_n = B;
+	c->base_T = meanT;
+	c->have_base_T = 1;
 }
 
 static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_pattern_t *ran,
@@ -257,15 +424,17 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 {
 	react_status_t st = REACT_OK;
 	react_decide_out_t dout;
+	judged_t jg;
 	double meanT = 0;
 	size_t ncong = 0;
-	int B = c->p.batch_epochs, reverted = 0, kept = 0, forced;
+	int B = c->p.batch_epochs, reverted = 0, kept = 0, forced = 0, extend = 0;
 	const char *action = "none";
-	char why[256];
+	char why[512], jwhy[256] = "";
 	int64_t apply = epoch + 1 + c->p.apply_delay;
 	const react_pattern_t *sched = NULL;
 
 	memset(&dout, 0, sizeof dout);
+	memset(&jg, 0, sizeof jg);
 	snprintf(why, sizeof why, "no congestion detected");
 	for (int i = 0; i < B; i++)
 		meanT += c->btime[i] / B;
@@ -273,93 +442,98 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 		goto fail;
 
 	if (c->test && ran == c->test) {
-		if (meanT * (1.0 + c->p.revert_tau) < c->base_T) {
+		verdict_t v;
+		memcpy(c->test_times + c->test_n, c->btime, (size_t)B * sizeof *c->btime);
+		c->test_n += B;
+		v = judge(c, &jg, jwhy, sizeof jwhy);
+		if (v == V_EXTEND) {
+			c->test_ext++;
+			extend = 1;
+			action = "extend";
+			snprintf(why, sizeof why, "%s", jwhy);
+		} else if (v == V_KEEP) {
 			action = "keep";
 			kept = 1;
-			snprintf(why, sizeof why, "observed %.9g < %.9g / (1 + tau_r)", meanT, c->base_T);
+			snprintf(why, sizeof why, "%s", jwhy);
+			note_observed(c, c->test, gsl_stats_mean(c->test_times, 1, (size_t)c->test_n));
 			set_base(c, c->test);
 			c->failed_rounds = 0;
 			c->exploring = 1;
+			c->force_after = c->p.explore_rounds;
+			c->test = NULL;
 		} else {
 			action = "revert";
-			snprintf(why, sizeof why, "observed %.9g not below %.9g / (1 + tau_r)", meanT, c->base_T);
+			snprintf(why, sizeof why, "%s", jwhy);
+			note_observed(c, c->test, gsl_stats_mean(c->test_times, 1, (size_t)c->test_n));
 			if ((st = add_rejected(c, react_pattern_hash(c->test))) != REACT_OK)
 				goto fail;
 			c->failed_rounds++;
+			if (c->test_forced)
+				c->force_after = c->force_after > 1000000 ? c->force_after : 2 * c->force_after;
 			if (c->failed_rounds >= c->p.explore_rounds)
 				c->exploring = 0;
+			c->test = NULL;
 			sched = c->base;
 			reverted = 1;
 		}
-		c->test = NULL;
 	}
-	if (!reverted) {
-		c->base_T = meanT;
-		c->have_base_T = 1;
-		/* one forced round; exploration resumes only if its change is kept */
-		forced = c->quiet_rounds >= c->p.explore_rounds;
-		if ((ncong > 0 && c->exploring && c->attempts < c->p.max_attempts) || forced) {
-			react_decide_in_t in;
-			if (c->equiv_of != c->base) {
-				react_equiv_destroy(c->equiv);
-				c->equiv = NULL;
-				st = c->base->nranks <= c->p.equiv_max_ranks ? react_equiv_fast(c->base, &c->equiv)
-				                                              : REACT_EUNSUPPORTED;
-				if (st == REACT_EUNSUPPORTED)
-					st = REACT_OK; /* too large: no position swaps */
-				if (st != REACT_OK)
-					goto fail;
-				c->equiv_of = c->base;
-			}
-			memset(&in, 0, sizeof in);
-			in.g0 = c->base;
-			in.fct = c->bfct;
-			in.B = B;
-			in.cong = c->cong;
-			in.equiv = c->equiv;
-			in.trials = c->trials;
-			in.max_accepted = c->p.max_accepted;
-			in.epsilon = c->p.epsilon;
-			in.explore_all = forced;
-			in.rejected = c->rej;
-			in.nrejected = c->nrej;
-			in.history = c->hist;
-			in.rng = c->rng;
-			if ((st = react_decide(&in, &dout)) != REACT_OK)
+	if (extend) {
+		/* G1 runs one more batch */
+	} else if (reverted) {
+		if (c->exploring && c->attempts < c->p.max_attempts) {
+			/* Algorithm 1 on G0 at once, with G0's stored batch */
+			size_t nc0 = 0;
+			if ((st = react_detect(c->base, c->base_fct, c->base_n, c->p.delta1, c->p.delta2,
+			                       c->cong, &nc0)) != REACT_OK)
 				goto fail;
-			c->quiet_rounds = 0;
-			c->trials += c->p.trials_growth;
-			c->st.candidates_estimated += (int64_t)dout.ncands;
+			if (nc0 > 0) {
+				if ((st = search(c, 0, &dout)) != REACT_OK)
+					goto fail;
+			}
+			/* the log's congested list is the batch that ran (G1) */
+			if ((st = react_detect(ran, c->bfct, B, c->p.delta1, c->p.delta2, c->cong, &ncong)) !=
+			    REACT_OK)
+				goto fail;
 			if (dout.g1) {
-				/* every pattern handed out passes the check */
-				if (react_checker_run(c->ck, dout.g1, NULL) != REACT_OK) {
-					st = REACT_ESEMANTIC;
-					goto fail;
-				}
-				if ((st = keep_pattern(c, dout.g1)) != REACT_OK)
-					goto fail;
 				sched = dout.g1;
-				c->test = dout.g1;
-				dout.g1 = NULL;
-				c->attempts++;
-				{
-					const char *msg = forced ? "forced exploration: new pattern under test"
-					                         : "estimated improvement: new pattern under test";
-					if (strcmp(action, "keep") == 0)
-						snprintf(why + strlen(why), sizeof why - strlen(why), "; %s", msg);
-					else
-						snprintf(why, sizeof why, "%s", msg);
-				}
+				reverted = 0;
+				snprintf(why + strlen(why), sizeof why - strlen(why),
+				         "; reverted, the next candidate from the base under test");
+				action = "revert+change";
+			}
+		} else if (!c->exploring && c->best && c->best != c->base) {
+			/* exploration stopped: stick to the best pattern observed */
+			set_base(c, c->best);
+			sched = c->best;
+			snprintf(why + strlen(why), sizeof why - strlen(why),
+			         "; exploration stopped (E_max): the best pattern observed");
+			action = "revert-best";
+		}
+	} else {
+		store_base_batch(c, meanT);
+		note_observed(c, ran, meanT);
+		forced = c->quiet_rounds >= c->force_after;
+		if ((ncong > 0 && c->exploring && c->attempts < c->p.max_attempts) || forced) {
+			if ((st = search(c, forced, &dout)) != REACT_OK)
+				goto fail;
+			if (dout.g1) {
+				const char *msg = forced ? "forced exploration: new pattern under test"
+				                         : "estimated improvement: new pattern under test";
+				sched = dout.g1;
+				if (kept)
+					snprintf(why + strlen(why), sizeof why - strlen(why), "; %s", msg);
+				else
+					snprintf(why, sizeof why, "%s", msg);
 				action = "change";
-			} else if (strcmp(action, "keep") != 0) {
+			} else if (!kept) {
 				snprintf(why, sizeof why, "%s", dout.nvertices ? "no transform passed the estimate"
-				                                                : "no congested vertex on a critical path");
+				                                               : "no congested vertex on a critical path");
 			}
 		} else {
 			c->quiet_rounds++;
-			if (ncong > 0 && strcmp(action, "keep") != 0)
+			if (ncong > 0 && !kept)
 				snprintf(why, sizeof why, "%s", !c->exploring ? "exploration stopped (E_max)"
-				                                               : "attempts exhausted (A_max)");
+				                                              : "attempts exhausted (A_max)");
 		}
 	}
 	if (sched) {
@@ -368,10 +542,12 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 		c->st.changes++;
 		if (reverted)
 			c->st.reverts++;
+		else if (jg.valid && !kept)
+			c->st.reverts++; /* a revert replaced at once by the next candidate */
 		c->batch_open = apply;
 		if (d) {
 			d->changed = 1;
-			d->reverted = reverted;
+			d->reverted = reverted || (jg.valid && !kept);
 			d->apply_epoch = apply;
 			d->pattern = sched;
 		}
@@ -379,12 +555,13 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 		c->batch_open = epoch + 1;
 	}
 	c->st.batches++;
-	log_batch(c, epoch, ran, meanT, &dout, action, kept, why);
+	log_batch(c, epoch, ran, meanT, &dout, action, kept, &jg, why);
 	c->nbatch++;
 	c->nb = 0;
 fail:
 	free(dout.cands);
-	react_pattern_destroy(dout.g1);
+	if (dout.g1 && dout.g1 != c->test)
+		react_pattern_destroy(dout.g1);
 	return st;
 }
 

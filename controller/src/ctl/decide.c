@@ -36,6 +36,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "react/check.h"
+#include "react/controller.h"
 #include "react/critpath.h"
 #include "react/decide.h"
 
@@ -87,6 +88,60 @@ static react_status_t path_estimate(void *ctx, const react_pattern_t *g, double 
 		s += t;
 	}
 	*out = s / (double)pe->npaths;
+	return REACT_OK;
+}
+
+/*
+ * The "pattern" estimate: the WHOLE candidate pattern re-timed, epoch by
+ * epoch of the batch.  A flow whose src, dst and degree are those it had
+ * in g0 keeps its observed FCT of that epoch; any other flow gets the
+ * learned rates (react_history_learn: its endpoints' loads and degrees in
+ * the candidate, the pair's own excess) x bytes.  The estimate is the mean
+ * over the batch's epochs of the longest path (the collective's time when
+ * every flow starts once its inputs have arrived).  g0 itself is estimated
+ * as its observed times, so a candidate that moves a slow flow onto another
+ * slow pair, or raises a congested rank's degree, is estimated slower.
+ */
+typedef struct patest {
+	const react_pattern_t *g0;
+	const double *fct;   /* B x F */
+	int B;
+	const react_rates_t *rates;
+	double *w, *acc, *model;
+	int32_t *deg0;
+} patest_t;
+
+static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, double *out)
+{
+	patest_t *pe = ctx;
+	size_t F = g->nflows;
+	double sum = 0;
+	for (size_t f = 0; f < F; f++) {
+		const react_flow_t *a = &pe->g0->flows[f], *b = &g->flows[f];
+		if (a->src == b->src && a->dst == b->dst && react_pattern_flow_degree(g, f) == pe->deg0[f])
+			pe->model[f] = NAN;
+		else
+			pe->model[f] = (double)b->bytes *
+			               react_rates_flow(pe->rates, b->src, b->dst,
+			                                react_pattern_out_degree(g, b->step, b->src),
+			                                react_pattern_in_degree(g, b->step, b->dst));
+	}
+	for (int e = 0; e < pe->B; e++) {
+		double best = 0;
+		for (size_t f = 0; f < F; f++) {
+			const size_t *pr;
+			size_t np = react_pattern_preds(g, f, &pr);
+			double m = 0;
+			for (size_t i = 0; i < np; i++)
+				if (pe->acc[pr[i]] > m)
+					m = pe->acc[pr[i]];
+			pe->acc[f] = m + (isnan(pe->model[f]) ? pe->fct[(size_t)e * F + f] : pe->model[f]);
+			if (pe->acc[f] > best)
+				best = pe->acc[f];
+		}
+		sum += best;
+	}
+	*out = sum / pe->B;
 	return REACT_OK;
 }
 
@@ -159,8 +214,17 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 	react_estimate_fn est;
 	void *ectx;
 	int u = 0, c = 0;
+	double est0 = 0;
+	react_rates_t *rates = NULL;
+	patest_t pt;
+	react_pattern_t *Gb = NULL; /* best passing candidate of a vertex (selection best) */
+	int32_t *gl = NULL;
+	size_t ngl, glcap = 0;
+	int nv_forced = 0;
+	double sb = 0;
 
 	memset(&pe, 0, sizeof pe);
+	memset(&pt, 0, sizeof pt);
 	if (!in || !out || !in->g0 || !in->fct || !in->cong || in->B < 1 || !in->rng)
 		return REACT_EINVAL;
 	memset(out, 0, sizeof *out);
@@ -271,6 +335,7 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 		free(vid);
 	}
 	if (nv == 0 && in->explore_all) {
+		nv_forced = 1;
 		/* forced exploration without congestion: the receiver vertices of
 		 * the batch-mean critical path */
 		size_t i = (size_t)B;
@@ -290,29 +355,89 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 		goto done;
 	qsort(vs, nv, sizeof *vs, vtx_cmp);
 
-	est = in->estimate ? in->estimate : path_estimate;
-	ectx = in->estimate ? in->estimate_ctx : &pe;
+	if (in->estimate) {
+		est = in->estimate;
+		ectx = in->estimate_ctx;
+	} else if (in->estimator == REACT_EST_PATTERN && in->history) {
+		if ((st = react_history_learn(in->history, &rates)) != REACT_OK)
+			goto fail;
+		pt.g0 = g0;
+		pt.fct = in->fct;
+		pt.B = B;
+		pt.rates = rates;
+		pt.w = NULL;
+		pt.acc = malloc(F * sizeof *pt.acc);
+		pt.model = malloc(F * sizeof *pt.model);
+		pt.deg0 = malloc(F * sizeof *pt.deg0);
+		if (!pt.acc || !pt.model || !pt.deg0) { st = REACT_ENOMEM; goto fail; }
+		for (size_t f = 0; f < F; f++)
+			pt.deg0[f] = react_pattern_flow_degree(g0, f);
+		est = rates->valid ? pattern_estimate : path_estimate;
+		ectx = rates->valid ? (void *)&pt : (void *)&pe;
+	} else {
+		est = path_estimate;
+		ectx = &pe;
+	}
 	if ((st = react_checker_create(N, g0->nchunks, &ck)) != REACT_OK)
 		goto fail;
 	if ((st = react_pattern_clone(g0, &G)) != REACT_OK)
 		goto fail;
 	if ((st = est(ectx, G, &cur)) != REACT_OK)
 		goto fail;
+	est0 = cur;
 	cands = malloc((size_t)(3 * N + 1) * sizeof *cands);
-	if (!cands) { st = REACT_ENOMEM; goto fail; }
+	glcap = (size_t)react_pattern_ngraphs(g0) + 1;
+	gl = malloc(glcap * sizeof *gl);
+	if (!cands || !gl) { st = REACT_ENOMEM; goto fail; }
 	ccap = (size_t)(3 * N + 1);
-	(void)ccap;
 
-	/* 3. Algorithm 1 */
-	for (size_t xi = 0; xi < nv && u < in->trials && c < in->max_accepted; xi++) {
+	/* 3. Algorithm 1.  selection first: the first candidate that passes
+	 * epsilon is taken, K_t trials in all.  selection best: up to K_t trials
+	 * per vertex, the passing one of largest estimated gain is taken. */
+	size_t ibest = 0;
+	for (size_t xi = 0; xi < nv && (u < in->trials || in->selection == REACT_SEL_BEST) &&
+	                    c < in->max_accepted; xi++) {
 		const vtx_t *x = &vs[xi];
+		if (in->selection == REACT_SEL_BEST)
+			u = 0;
 		ncand = 0;
-		for (int kind = REACT_XF_POSITION; kind <= REACT_XF_GLOBAL; kind++) {
+		/* the chunk graphs of x's congested incident flows (in the current
+		 * G): chunk-local and position swaps are tried in each */
+		ngl = 0;
+		for (int side = 0; side < 2; side++) {
+			const size_t *ids;
+			size_t n = side ? react_pattern_rank_out(G, x->t, x->r, &ids)
+			                : (x->t > 0 ? react_pattern_rank_in(G, x->t - 1, x->r, &ids) : 0);
+			for (size_t i = 0; i < n; i++) {
+				int32_t gr = react_pattern_flow_graph(G, ids[i]);
+				int dup = 0;
+				if (in->cong[ids[i]] == REACT_CONG_NONE && !(in->explore_all && nv_forced))
+					continue;
+				for (size_t k = 0; k < ngl; k++)
+					dup |= gl[k] == gr;
+				if (!dup && ngl < glcap)
+					gl[ngl++] = gr;
+			}
+		}
+		if (ngl == 0)
+			gl[ngl++] = x->graph;
+		{
+			size_t need = (2 * ngl + 1) * (size_t)N + 1;
+			if (need > ccap) {
+				cand_t *nc = realloc(cands, need * sizeof *nc);
+				if (!nc) { st = REACT_ENOMEM; goto fail; }
+				cands = nc;
+				ccap = need;
+			}
+		}
+		for (int kind = REACT_XF_POSITION; kind <= REACT_XF_GLOBAL; kind++)
+		for (size_t gi = 0; gi < (kind == REACT_XF_GLOBAL ? 1 : ngl); gi++) {
 			size_t nm = 0;
+			int32_t gr = kind == REACT_XF_GLOBAL ? -1 : gl[gi];
 			if (kind == REACT_XF_POSITION) {
 				if (!in->equiv)
 					continue;
-				nm = react_equiv_members(in->equiv, x->graph, x->t, x->r, members);
+				nm = react_equiv_members(in->equiv, gr, x->t, x->r, members);
 			} else {
 				for (react_rank_t y = 0; y < N; y++)
 					members[nm++] = y;
@@ -326,10 +451,13 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 				cd->xf.step = kind == REACT_XF_POSITION ? x->t : 0;
 				cd->xf.x = x->r;
 				cd->xf.y = members[i];
-				cd->xf.graph = kind == REACT_XF_GLOBAL ? -1 : x->graph;
+				cd->xf.graph = gr;
 				if (!react_xform_viable(G, &cd->xf, x->t, x->r, &lowers))
 					continue;
-				cd->prio = 2 * kind + (lowers ? 0 : 1);
+				/* 5.3.2 / 4.3: swaps that lower the congested vertex's
+				 * degree (green) before the others (yellow), whatever
+				 * their kind; inside a class position > chunk > global */
+				cd->prio = (lowers ? 0 : 3) + kind;
 				cd->key = gsl_rng_get(rng);
 				ncand++;
 			}
@@ -363,6 +491,19 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 				goto fail;
 			gain = cur > 0 ? 1.0 - s / cur : 0.0;
 			acc = s * (1.0 + in->epsilon) < cur;
+			if (in->selection == REACT_SEL_BEST) {
+				/* logged as accepted once the vertex's best is known */
+				if ((st = log_cand(out, &logcap, &cands[i].xf, gain, 0)) != REACT_OK)
+					goto fail;
+				if (acc && (!Gb || s < sb)) {
+					react_pattern_t *t2 = Gb;
+					Gb = Gp;
+					Gp = t2;
+					sb = s;
+					ibest = out->ncands - 1;
+				}
+				continue;
+			}
 			if ((st = log_cand(out, &logcap, &cands[i].xf, gain, acc)) != REACT_OK)
 				goto fail;
 			if (acc) {
@@ -376,6 +517,16 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 				break;
 			}
 		}
+		if (Gb) {
+			react_pattern_destroy(G);
+			G = Gb;
+			Gb = NULL;
+			cur = sb;
+			c++;
+			out->cands[ibest].accepted = 1;
+			if (x->nsteady > 0)
+				excluded[x->r] = 1;
+		}
 	}
 	if (c > 0 && !react_pattern_equal(G, g0)) {
 		/* every emitted pattern passes the check: a failure here is a bug */
@@ -384,6 +535,7 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 			goto fail;
 		}
 		out->g1 = G;
+		out->est_gain = est0 > 0 ? 1.0 - cur / est0 : 0.0;
 		G = NULL;
 	}
 done:
@@ -401,6 +553,7 @@ fail:
 	free(members);
 	free(vs);
 	free(cands);
+	free(gl);
 	for (size_t i = 0; pe.path && pe.w && i < pe.npaths; i++) {
 		free(pe.path[i]);
 		free(pe.w[i]);
@@ -411,6 +564,11 @@ fail:
 	free(pe.med_deg);
 	react_pattern_destroy(G);
 	react_pattern_destroy(Gp);
+	react_pattern_destroy(Gb);
+	react_rates_destroy(rates);
+	free(pt.acc);
+	free(pt.model);
+	free(pt.deg0);
 	react_checker_destroy(ck);
 	return st;
 }

@@ -14,7 +14,7 @@
 
 #include "react/controller.h"
 
-typedef enum { P_INT, P_DOUBLE, P_U64 } ptype_t;
+typedef enum { P_INT, P_DOUBLE, P_U64, P_ENUM } ptype_t;
 
 typedef struct pdesc {
 	const char *name;   /* key of react_params_set / --set */
@@ -25,40 +25,62 @@ typedef struct pdesc {
 	double def;         /* default */
 	double lo, hi;      /* valid closed range */
 	const char *what;
+	const char *const *names; /* P_ENUM: value i is names[i]; NULL-terminated */
 } pdesc_t;
+
+static const char *const profile_names[] = {"default", "paper", NULL};
+static const char *const estimator_names[] = {"paper", "pattern", NULL};
+static const char *const keep_names[] = {"paper", "welch", NULL};
+static const char *const selection_names[] = {"first", "best", NULL};
 
 #define OFF(f) offsetof(react_params_t, f)
 
 static const pdesc_t params_table[] = {
 	{"batch_epochs", "B", "epochs", P_INT, OFF(batch_epochs), 6, 1, 1000000,
-	 "epochs per batch run with one pattern"},
+	 "epochs per batch run with one pattern", NULL},
 	{"delta1", "delta_1", "fraction", P_DOUBLE, OFF(delta1), 0.2, 0.0, 1.0,
-	 "steady congestion: p90 throughput below (1-delta_1) x degree-group mean"},
+	 "steady congestion: p90 throughput below (1-delta_1) x degree-group mean", NULL},
 	{"delta2", "delta_2", "fraction", P_DOUBLE, OFF(delta2), 0.15, 0.0, 1e9,
-	 "erratic congestion: normalised std of throughput above delta_2"},
+	 "erratic congestion: normalised std of throughput above delta_2", NULL},
 	{"trials", "K_t", "transforms", P_INT, OFF(trials), 15, 0, 100000000,
-	 "transforms tried per batch"},
+	 "transforms tried per batch", NULL},
 	{"trials_growth", "-", "transforms", P_INT, OFF(trials_growth), 1, 0, 1000000,
-	 "added to K_t after every decision"},
+	 "added to K_t after every decision", NULL},
 	{"max_accepted", "K_max", "transforms", P_INT, OFF(max_accepted), 4, 1, 1000000,
-	 "transforms accepted per batch (Algorithm 1)"},
+	 "transforms accepted per batch (Algorithm 1)", NULL},
 	{"epsilon", "epsilon", "fraction", P_DOUBLE, OFF(epsilon), 0.05, 0.0, 1e9,
-	 "minimum estimated improvement of a transform"},
+	 "minimum estimated improvement of a transform", NULL},
 	{"history_epochs", "H", "epochs", P_INT, OFF(history_epochs), 60, 1, 100000000,
-	 "epochs of FCT history kept"},
+	 "epochs of FCT history kept", NULL},
 	{"explore_rounds", "E_max", "batches", P_INT, OFF(explore_rounds), 5, 1, 1000000,
-	 "failed exploratory rounds before exploration stops; quiet rounds before it is forced"},
+	 "failed exploratory rounds before exploration stops; quiet rounds before it is forced", NULL},
 	{"max_attempts", "A_max", "patterns", P_INT, OFF(max_attempts), 10, 1, 1000000,
-	 "patterns tried (and reverted) from one base pattern before it is kept"},
+	 "patterns tried (and reverted) from one base pattern before it is kept", NULL},
 	{"revert_tau", "tau_r", "fraction", P_DOUBLE, OFF(revert_tau), 0.05, 0.0, 1e9,
-	 "required observed improvement of a change, else revert"},
+	 "required observed improvement of a change, else revert", NULL},
 	{"apply_delay", "D", "epochs", P_INT, OFF(apply_delay), 5, 0, 1000000,
-	 "epochs between a decision and the first epoch that uses it"},
-	{"seed", "-", "-", P_U64, OFF(seed), 1, 0, 0, "seed of every random choice"},
+	 "epochs between a decision and the first epoch that uses it", NULL},
+	{"seed", "-", "-", P_U64, OFF(seed), 1, 0, 0, "seed of every random choice", NULL},
 	/* 256: the precomputation takes ~7 s at 256 ranks and ~50 s at 512 on a
 	 * tree (results/bench/controller.txt); above, no position swaps */
 	{"equiv_max_ranks", "-", "ranks", P_INT, OFF(equiv_max_ranks), 256, 0, 1000000,
-	 "position-equivalent sets only for patterns up to this many ranks"},
+	 "position-equivalent sets only for patterns up to this many ranks", NULL},
+	/* The readings below were chosen by measurement (docs/controller.md,
+	 * results/bench/decisions.txt); profile=paper restores the literal ones. */
+	{"profile", "-", "-", P_ENUM, OFF(profile), REACT_PROFILE_DEFAULT, 0, 1,
+	 "default | paper: sets estimator, keep_rule, selection at once", profile_names},
+	{"estimator", "-", "-", P_ENUM, OFF(estimator), REACT_EST_PATTERN, 0, 1,
+	 "paper (old critical paths) | pattern (whole pattern from learned rates)",
+	 estimator_names},
+	{"keep_rule", "-", "-", P_ENUM, OFF(keep_rule), REACT_KEEP_WELCH, 0, 1,
+	 "paper (mean x (1 + tau_r)) | welch (one-sided 95 % bound, extensions)", keep_names},
+	{"selection", "-", "-", P_ENUM, OFF(selection), REACT_SEL_BEST, 0, 1,
+	 "first (Algorithm 1) | best (largest estimated gain of a vertex's trials)",
+	 selection_names},
+	{"min_gain", "-", "fraction", P_DOUBLE, OFF(min_gain), 0.01, 0.0, 1.0,
+	 "welch rule: smallest observed gain worth keeping", NULL},
+	{"extensions", "-", "batches", P_INT, OFF(extensions), 2, 0, 100,
+	 "welch rule: one-batch extensions of an undecided test before a revert", NULL},
 };
 #define NPARAMS (sizeof params_table / sizeof params_table[0])
 
@@ -84,11 +106,71 @@ void react_params_default(react_params_t *p)
 		const pdesc_t *d = &params_table[i];
 		char *base = (char *)p + d->off;
 		switch (d->type) {
-		case P_INT: *(int *)base = (int)d->def; break;
+		case P_INT:
+		case P_ENUM: *(int *)base = (int)d->def; break;
 		case P_DOUBLE: *(double *)base = d->def; break;
 		case P_U64: *(uint64_t *)base = (uint64_t)d->def; break;
 		}
 	}
+}
+
+static const pdesc_t *find(const char *key)
+{
+	for (size_t i = 0; i < NPARAMS; i++)
+		if (strcmp(params_table[i].name, key) == 0)
+			return &params_table[i];
+	return NULL;
+}
+
+/* The readings a profile names, as (key, value) pairs. */
+static const char *const profile_paper[] = {"estimator", "paper", "keep_rule", "paper",
+                                            "selection", "first", NULL};
+static const char *const profile_default[] = {"estimator", "pattern", "keep_rule", "welch",
+                                              "selection", "best", NULL};
+
+react_status_t react_params_profile(react_params_t *p, const char *name, char *why, size_t whylen)
+{
+	const char *const *kv;
+	if (!p || !name) {
+		if (why && whylen) snprintf(why, whylen, "params: NULL argument");
+		return REACT_EINVAL;
+	}
+	if (strcmp(name, "paper") == 0) {
+		kv = profile_paper;
+		p->profile = REACT_PROFILE_PAPER;
+	} else if (strcmp(name, "default") == 0) {
+		kv = profile_default;
+		p->profile = REACT_PROFILE_DEFAULT;
+	} else {
+		if (why && whylen)
+			snprintf(why, whylen, "parameter profile: '%s' is not one of default, paper", name);
+		return REACT_EINVAL;
+	}
+	for (; *kv; kv += 2)
+		for (int i = 0; find(kv[0])->names[i]; i++)
+			if (strcmp(find(kv[0])->names[i], kv[1]) == 0)
+				*(int *)((char *)p + find(kv[0])->off) = i;
+	return REACT_OK;
+}
+
+react_status_t react_params_get(const react_params_t *p, const char *name, char *buf, size_t len)
+{
+	const pdesc_t *d = p && name ? find(name) : NULL;
+	const char *base;
+	if (!d || !buf || !len)
+		return REACT_EINVAL;
+	base = (const char *)p + d->off;
+	switch (d->type) {
+	case P_INT: snprintf(buf, len, "%d", *(const int *)base); break;
+	case P_DOUBLE: snprintf(buf, len, "%.17g", *(const double *)base); break;
+	case P_U64: snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)base); break;
+	case P_ENUM: {
+		int v = *(const int *)base;
+		snprintf(buf, len, "%s", v >= d->lo && v <= d->hi ? d->names[v] : "?");
+		break;
+	}
+	}
+	return REACT_OK;
 }
 
 react_status_t react_params_validate(const react_params_t *p, char *why, size_t whylen)
@@ -103,7 +185,7 @@ react_status_t react_params_validate(const react_params_t *p, char *why, size_t 
 		double v;
 		if (d->type == P_U64)
 			continue;
-		v = d->type == P_INT ? (double)*(const int *)base : *(const double *)base;
+		v = d->type == P_DOUBLE ? *(const double *)base : (double)*(const int *)base;
 		if (!(v >= d->lo && v <= d->hi)) {
 			if (why && whylen)
 				snprintf(why, whylen, "parameter %s (%s) = %.9g: expected a value in [%.9g, %.9g]",
@@ -124,9 +206,7 @@ react_status_t react_params_set(react_params_t *p, const char *key, const char *
 		if (why && whylen) snprintf(why, whylen, "params: NULL argument");
 		return REACT_EINVAL;
 	}
-	for (size_t i = 0; i < NPARAMS; i++)
-		if (strcmp(params_table[i].name, key) == 0)
-			d = &params_table[i];
+	d = find(key);
 	if (!d) {
 		if (why && whylen) {
 			size_t n = (size_t)snprintf(why, whylen, "unknown parameter '%s': expected one of", key);
@@ -137,7 +217,31 @@ react_status_t react_params_set(react_params_t *p, const char *key, const char *
 	}
 	tmp = *p;
 	errno = 0;
+	if (strcmp(key, "profile") == 0) {
+		if (react_params_profile(&tmp, value, why, whylen) != REACT_OK)
+			return REACT_EINVAL;
+		*p = tmp;
+		return REACT_OK;
+	}
 	switch (d->type) {
+	case P_ENUM: {
+		int found = -1;
+		for (int i = 0; d->names[i]; i++)
+			if (strcmp(d->names[i], value) == 0)
+				found = i;
+		if (found < 0) {
+			if (why && whylen) {
+				size_t n = (size_t)snprintf(why, whylen, "parameter %s: '%s' is not one of",
+				                            d->name, value);
+				for (int i = 0; d->names[i] && n < whylen; i++)
+					n += (size_t)snprintf(why + n, whylen - n, "%s %s", i ? "," : "",
+					                      d->names[i]);
+			}
+			return REACT_EINVAL;
+		}
+		*(int *)((char *)&tmp + d->off) = found;
+		break;
+	}
 	case P_INT: {
 		long v = strtol(value, &end, 10);
 		if (errno || end == value || *end || v < INT_MIN || v > INT_MAX)

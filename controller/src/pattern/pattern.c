@@ -473,6 +473,35 @@ fail:
 	return st;
 }
 
+react_status_t react_pattern_permute(react_pattern_t *p, const react_rank_t *perm)
+{
+	unsigned char *seen;
+	int32_t n;
+	if (!p || !perm || p->nranks < 1)
+		return REACT_EINVAL;
+	n = p->nranks;
+	if (!(seen = calloc((size_t)n, 1)))
+		return REACT_ENOMEM;
+	for (int32_t r = 0; r < n; r++) {
+		if (perm[r] < 0 || perm[r] >= n || seen[perm[r]]) {
+			free(seen);
+			return REACT_EINVAL;
+		}
+		seen[perm[r]] = 1;
+	}
+	free(seen);
+	for (size_t i = 0; i < p->nflows; i++) {
+		react_flow_t *f = &p->flows[i];
+		if (f->src < 0 || f->src >= n || f->dst < 0 || f->dst >= n)
+			return REACT_EINVAL;
+	}
+	for (size_t i = 0; i < p->nflows; i++) {
+		p->flows[i].src = perm[p->flows[i].src];
+		p->flows[i].dst = perm[p->flows[i].dst];
+	}
+	return react_pattern_reindex(p);
+}
+
 static int flow_equal(const react_flow_t *a, const react_flow_t *b)
 {
 	return a->step == b->step && a->src == b->src && a->dst == b->dst && a->chunk == b->chunk &&
