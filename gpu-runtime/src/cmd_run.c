@@ -22,6 +22,12 @@
  * true), on the same congestion, and writes OUT/epochs.csv (the
  * simulators' columns: mode,job,epoch,start_s,time_s,algbw_gbps,
  * pattern_hash,changed) and OUT/decisions.jsonl (the controller's log).
+ * Both are written to temporary files beside them and renamed into place
+ * when the run is over and every write succeeded, so a failed run or a
+ * full disk leaves no half-written file under the final names.
+ *
+ * Exit status: 0 done, 1 the run failed (a transport or tuner error),
+ * 2 bad input or an output that could not be written, 3 wrong elements.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -30,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #ifdef REACT_HAVE_CUDA
@@ -47,8 +54,13 @@
 #include "react/generators.h"
 #include "react/rt.h"
 #include "react/rt_tuner.h"
+#include "react/units.h"
 
 #define MAX_PAIRS 64
+/* Documented maxima (docs/gpu.md): the runtime's rank limit, and epochs
+ * whose per-epoch times (8 bytes per epoch and mode) stay in memory. */
+#define MAX_RANKS 1024
+#define MAX_EPOCHS 10000000
 
 typedef struct scen {
 	char name[64], job[64];
@@ -87,17 +99,23 @@ static const char *scalar(const yaml_node_t *n)
 	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
-static int get_int(yctx_t *y, const yaml_node_t *n, const char *f, int64_t lo, int64_t *out)
+static int get_int(yctx_t *y, const yaml_node_t *n, const char *f, int64_t lo, int64_t hi,
+                   int64_t *out)
 {
 	const char *s = scalar(n);
 	char *end;
+	char w[96];
+	if (hi == INT64_MAX)
+		snprintf(w, sizeof w, "an integer >= %lld", (long long)lo);
+	else
+		snprintf(w, sizeof w, "an integer in [%lld, %lld]", (long long)lo, (long long)hi);
 	if (!s)
-		return yerr(y, n, f, "an integer");
+		return yerr(y, n, f, w);
 	errno = 0;
 	long long v = strtoll(s, &end, 10);
-	if (*end || end == s || errno || v < lo) {
-		char w[64];
-		snprintf(w, sizeof w, "an integer >= %lld, got '%s'", (long long)lo, s);
+	if (*end || end == s || errno || v < lo || v > hi) {
+		size_t l = strlen(w);
+		snprintf(w + l, sizeof w - l, ", got '%.40s'", s);
 		return yerr(y, n, f, w);
 	}
 	*out = v;
@@ -131,23 +149,35 @@ static int get_bool(yctx_t *y, const yaml_node_t *n, const char *f, int *out)
 	return 0;
 }
 
+/* Sizes as in the simulators' scenarios (react/units.h): bytes with a
+ * unit, 256KiB = 262144, 256KB = 256000; bits and bare numbers refused. */
 static int get_size(yctx_t *y, const yaml_node_t *n, const char *f, uint64_t *out)
 {
 	const char *s = scalar(n);
-	char buf[64];
-	if (!s || strlen(s) >= sizeof buf)
-		return yerr(y, n, f, "a size such as 64MB or 1GiB");
-	/* accept 64M, 64MB, 64MiB (binary units) */
-	snprintf(buf, sizeof buf, "%s", s);
-	size_t l = strlen(buf);
-	if (l > 3 && !strcmp(buf + l - 3, "iB"))
-		buf[l - 2] = 0;
-	if (react_gpu_parse_size(buf, out) || !*out) {
-		char w[96];
-		snprintf(w, sizeof w, "a size such as 64MB or 1GiB, got '%s'", s);
-		return yerr(y, n, f, w);
-	}
-	return 0;
+	char why[160], w[300];
+	if (s && react_parse_bytes(s, out) == REACT_OK && *out)
+		return 0;
+	if (s && react_parse_bytes(s, out) == REACT_OK)
+		snprintf(why, sizeof why, "0 bytes");
+	else
+		react_units_why(REACT_UNIT_BYTES, s ? s : "", why, sizeof why);
+	snprintf(w, sizeof w, "a size in bytes with a unit, such as 64MiB or 4MB, got '%.40s' (%s)",
+	         s ? s : "a collection", why);
+	return yerr(y, n, f, w);
+}
+
+/* The simulators' rule for job names (docs/scenarios.md): the name is a
+ * CSV cell of epochs.csv. */
+static int name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 63 || s[0] == '.')
+		return 0;
+	for (const char *c = s; *c; c++)
+		if (!(*c == '-' || *c == '_' || *c == '.' || (*c >= '0' && *c <= '9') ||
+		      (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
+			return 0;
+	return 1;
 }
 
 #define FOR_PAIRS(map, k, v)                                                              \
@@ -167,11 +197,15 @@ static int parse_job(yctx_t *y, yaml_node_t *m, scen_t *s)
 		if (!key)
 			return yerr(y, k, "jobs", "scalar keys");
 		if (!strcmp(key, "name")) {
-			if (!scalar(v))
-				return yerr(y, v, "jobs.name", "a string");
+			if (!scalar(v) || !name_ok(scalar(v))) {
+				char w[200];
+				snprintf(w, sizeof w, "a job name of at most 63 letters, digits, '_', '.' or '-', "
+				         "not starting with '.', got '%.64s'", scalar(v) ? scalar(v) : "a collection");
+				return yerr(y, v, "jobs.name", w);
+			}
 			snprintf(s->job, sizeof s->job, "%s", scalar(v));
 		} else if (!strcmp(key, "ranks")) {
-			if (get_int(y, v, "jobs.ranks", 2, &iv))
+			if (get_int(y, v, "jobs.ranks", 2, MAX_RANKS, &iv))
 				return -1;
 			s->ranks = (int32_t)iv;
 		} else if (!strcmp(key, "collective")) {
@@ -184,10 +218,10 @@ static int parse_job(yctx_t *y, yaml_node_t *m, scen_t *s)
 			if (get_size(y, v, "jobs.message", &s->message))
 				return -1;
 		} else if (!strcmp(key, "epochs")) {
-			if (get_int(y, v, "jobs.epochs", 1, &s->epochs))
+			if (get_int(y, v, "jobs.epochs", 1, MAX_EPOCHS, &s->epochs))
 				return -1;
 		} else if (!strcmp(key, "warmup")) {
-			if (get_int(y, v, "jobs.warmup", 0, &s->warmup))
+			if (get_int(y, v, "jobs.warmup", 0, MAX_EPOCHS, &s->warmup))
 				return -1;
 		} else if (!strcmp(key, "react")) {
 			if (get_bool(y, v, "jobs.react", &s->react))
@@ -216,15 +250,15 @@ static int parse_params(yctx_t *y, yaml_node_t *m, react_params_t *p)
 		if (!key)
 			return yerr(y, k, "react", "scalar keys");
 		if (!strcmp(key, "B") || !strcmp(key, "batch_epochs")) {
-			if (get_int(y, v, "react.B", 1, &iv))
+			if (get_int(y, v, "react.B", 1, INT32_MAX, &iv))
 				return -1;
 			p->batch_epochs = (int)iv;
 		} else if (!strcmp(key, "apply_delay") || !strcmp(key, "D")) {
-			if (get_int(y, v, "react.apply_delay", 0, &iv))
+			if (get_int(y, v, "react.apply_delay", 0, INT32_MAX, &iv))
 				return -1;
 			p->apply_delay = (int)iv;
 		} else if (!strcmp(key, "trials") || !strcmp(key, "K_t")) {
-			if (get_int(y, v, "react.trials", 1, &iv))
+			if (get_int(y, v, "react.trials", 1, INT32_MAX, &iv))
 				return -1;
 			p->trials = (int)iv;
 		} else if (!strcmp(key, "delta1")) {
@@ -278,7 +312,7 @@ static int parse_gpu(yctx_t *y, yaml_node_t *m, scen_t *s)
 					if (!(s->p >= 0 && s->p < 1))
 						return yerr(y, v2, "gpu.congestion.p", "a fraction in [0, 1)");
 				} else if (k2s && !strcmp(k2s, "start_epoch")) {
-					if (get_int(y, v2, "gpu.congestion.start_epoch", 0, &s->cong_start))
+					if (get_int(y, v2, "gpu.congestion.start_epoch", 0, INT64_MAX, &s->cong_start))
 						return -1;
 				} else if (k2s && !strcmp(k2s, "pairs")) {
 					if (v2->type != YAML_SEQUENCE_NODE)
@@ -292,9 +326,9 @@ static int parse_gpu(yctx_t *y, yaml_node_t *m, scen_t *s)
 							return yerr(y, pn, "gpu.congestion.pairs", "[src, dst] (at most 64 pairs)");
 						int64_t a, b;
 						if (get_int(y, yaml_document_get_node(&y->doc, pn->data.sequence.items.start[0]),
-						            "gpu.congestion.pairs", 0, &a) ||
+						            "gpu.congestion.pairs", 0, MAX_RANKS - 1, &a) ||
 						    get_int(y, yaml_document_get_node(&y->doc, pn->data.sequence.items.start[1]),
-						            "gpu.congestion.pairs", 0, &b))
+						            "gpu.congestion.pairs", 0, MAX_RANKS - 1, &b))
 							return -1;
 						s->pairs[s->npairs][0] = (int32_t)a;
 						s->pairs[s->npairs][1] = (int32_t)b;
@@ -347,7 +381,7 @@ static int load_scenario(const char *path, scen_t *s, char *err, size_t errlen)
 			if (!strcmp(key, "name")) {
 				snprintf(s->name, sizeof s->name, "%s", scalar(v) ? scalar(v) : "");
 			} else if (!strcmp(key, "seed")) {
-				if ((rc = get_int(y, v, "seed", 0, &iv)))
+				if ((rc = get_int(y, v, "seed", 0, INT64_MAX, &iv)))
 					goto out;
 				s->seed = (uint64_t)iv;
 			} else if (!strcmp(key, "jobs")) {
@@ -386,12 +420,18 @@ out:
 	return rc;
 }
 
-typedef struct epoch_row {
-	int64_t epoch;
-	double start_s, time_s;
-	uint64_t hash;
-	int changed;
-} epoch_row_t;
+/* What one run (REACT off or on) leaves: every epoch's time (for the
+ * summary), its pattern changes, and its rows of epochs.csv written as
+ * the epochs finish (csv: NULL on ranks other than the leader). */
+typedef struct run_out {
+	const char *mode;          /* "baseline" or "react" */
+	FILE *csv;
+	const char *csv_name;      /* for messages */
+	int write_failed;
+	double *time_s;            /* epochs entries */
+	int64_t changes;
+	uint64_t wrong;
+} run_out_t;
 
 #ifdef REACT_HAVE_CUDA
 typedef struct bg {
@@ -406,9 +446,10 @@ typedef struct bg {
 } bg_t;
 #endif
 
-/* One run: REACT on or off.  rows: epochs entries. */
-static int run_job(const scen_t *sc, int react_on, FILE *log, epoch_row_t *rows, uint64_t *wrong_total,
-                   react_rt_tuner_stats_t *ts)
+/* One run: REACT on or off.  1 when the run failed, 2 when a row of
+ * epochs.csv could not be written (the message is printed). */
+static int run_job(const scen_t *sc, int react_on, FILE *log, run_out_t *ro,
+                   react_rt_tuner_stats_t *ts, react_gpu_progress_t *pg, int64_t done_before)
 {
 	int rc = 1;
 	char err[320];
@@ -421,11 +462,16 @@ static int run_job(const scen_t *sc, int react_on, FILE *log, epoch_row_t *rows,
 	react_rt_t *rt = NULL;
 	react_pattern_t *p0 = NULL;
 	react_rt_tuner_t *tu = NULL;
+	react_status_t st0;
 #ifdef REACT_HAVE_CUDA
 	bg_t bg = {0};
 #endif
-	if (react_rt_create(&cfg, &rt, err, sizeof err) != REACT_OK) {
-		fprintf(stderr, "react-gpu run: %s\n", err);
+	if ((st0 = react_rt_create(&cfg, &rt, err, sizeof err)) != REACT_OK) {
+		if (st0 == REACT_ENOMEM)
+			fprintf(stderr, "react-gpu run: jobs.ranks x jobs.message (%d x %llu bytes) do not fit: "
+			        "%s\n", sc->ranks, (unsigned long long)sc->message, err);
+		else
+			fprintf(stderr, "react-gpu run: %s\n", err);
 		return 1;
 	}
 	int32_t n = react_rt_nranks(rt);
@@ -501,6 +547,7 @@ static int run_job(const scen_t *sc, int react_on, FILE *log, epoch_row_t *rows,
 			fprintf(stderr, "react-gpu run: %s\n", err);
 			goto out;
 		}
+		react_rt_tuner_set_timeout(tu, cfg.timeout_s);
 	}
 	double clock = 0;
 	uint64_t prev = 0;
@@ -550,7 +597,7 @@ static int run_job(const scen_t *sc, int react_on, FILE *log, epoch_row_t *rows,
 				fprintf(stderr, "react-gpu run: %s\n", react_rt_error(rt));
 				goto out;
 			}
-			*wrong_total += w;
+			ro->wrong += w;
 		}
 		double es = t->epoch_s;
 #ifdef REACT_HAVE_MPI
@@ -561,7 +608,17 @@ static int run_job(const scen_t *sc, int react_on, FILE *log, epoch_row_t *rows,
 		}
 #endif
 		uint64_t h = react_pattern_hash(p);
-		rows[e] = (epoch_row_t){e, clock, es, h, e > 0 && h != prev};
+		int changed = e > 0 && h != prev;
+		ro->time_s[e] = es;
+		ro->changes += changed;
+		if (ro->csv &&
+		    fprintf(ro->csv, "%s,%s,%" PRId64 ",%.17g,%.17g,%.6f,%016" PRIx64 ",%d\n", ro->mode,
+		            sc->job, e, clock, es, (double)sc->message / es / 1e9, h, changed) < 0) {
+			fprintf(stderr, "react-gpu run: %s: cannot write: %s\n", ro->csv_name, strerror(errno));
+			ro->write_failed = 1;
+			rc = 2;
+			goto out;
+		}
 		prev = h;
 		clock += es;
 		if (tu && react_rt_tuner_report(tu, e, t->send_span_s, t->recv_span_s, t->nflows, t->epoch_s) !=
@@ -569,6 +626,7 @@ static int run_job(const scen_t *sc, int react_on, FILE *log, epoch_row_t *rows,
 			fprintf(stderr, "react-gpu run: %s\n", react_rt_tuner_error(tu));
 			goto out;
 		}
+		react_gpu_progress_tick(pg, ro->mode, e, sc->epochs, done_before + e + 1);
 	}
 	if (tu)
 		react_rt_tuner_stats(tu, ts);
@@ -594,48 +652,139 @@ out:
 	return rc;
 }
 
-static void summary(const epoch_row_t *r, int64_t n, int64_t warm, uint64_t bytes, double *mean,
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Mean algorithm bandwidth and message / p95 time after warm-up (the
+ * simulators' metrics).  Sorts time_s[warm..n) in place. */
+static void summary(double *time_s, int64_t n, int64_t warm, uint64_t bytes, double *mean,
                     double *p95)
 {
 	int64_t m = n - warm;
-	double *v = malloc((size_t)(m > 0 ? m : 1) * sizeof *v);
+	double *v = time_s + warm;
 	*mean = *p95 = 0;
-	if (!v || m <= 0) {
-		free(v);
+	if (m <= 0)
 		return;
-	}
 	double s = 0;
-	for (int64_t i = 0; i < m; i++) {
-		v[i] = r[warm + i].time_s;
+	for (int64_t i = 0; i < m; i++)
 		s += (double)bytes / v[i] / 1e9;
-	}
 	*mean = s / (double)m;
-	for (int64_t i = 1; i < m; i++) /* insertion sort: m is small */
-		for (int64_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			double x = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = x;
-		}
+	qsort(v, (size_t)m, sizeof *v, cmp_double);
 	double pos = 0.95 * (double)(m - 1);
 	int64_t lo = (int64_t)pos;
 	double q = lo + 1 < m ? v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]) : v[lo];
 	*p95 = (double)bytes / q / 1e9;
-	free(v);
+}
+
+/* An output file written under a temporary name beside its final one and
+ * renamed into place by out_commit() (no fsync: a crash may lose the
+ * file, never leave half of it under the final name). */
+typedef struct outfile {
+	char final[4096], tmp[4120];
+	FILE *f;
+} outfile_t;
+
+static int out_open(outfile_t *o, const char *dir, const char *name)
+{
+	o->f = NULL;
+	o->tmp[0] = 0;
+	if (snprintf(o->final, sizeof o->final, "%s/%s", dir, name) >= (int)sizeof o->final) {
+		fprintf(stderr, "react-gpu run: --out %s: path too long\n", dir);
+		return -1;
+	}
+	snprintf(o->tmp, sizeof o->tmp, "%s.tmp.XXXXXX", o->final);
+	int fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		fprintf(stderr, "react-gpu run: %s: cannot create a temporary file beside it: %s\n",
+		        o->final, strerror(errno));
+		o->tmp[0] = 0;
+		return -1;
+	}
+	(void)fchmod(fd, 0644); /* an ordinary output, not mkstemp's 0600 */
+	if (!(o->f = fdopen(fd, "w"))) {
+		fprintf(stderr, "react-gpu run: %s: %s\n", o->tmp, strerror(errno));
+		close(fd);
+		unlink(o->tmp);
+		o->tmp[0] = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static void out_discard(outfile_t *o)
+{
+	if (o->f)
+		fclose(o->f);
+	o->f = NULL;
+	if (o->tmp[0])
+		unlink(o->tmp);
+	o->tmp[0] = 0;
+}
+
+static int out_commit(outfile_t *o)
+{
+	int bad = fflush(o->f) != 0 || ferror(o->f);
+	int e = errno;
+	if (fclose(o->f) != 0 && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	o->f = NULL;
+	if (!bad && rename(o->tmp, o->final) != 0) {
+		bad = 1;
+		e = errno;
+	}
+	if (bad) {
+		fprintf(stderr, "react-gpu run: %s: cannot write: %s\n", o->final,
+		        e ? strerror(e) : "write error");
+		unlink(o->tmp);
+		o->tmp[0] = 0;
+		return -1;
+	}
+	o->tmp[0] = 0;
+	return 0;
+}
+
+static int make_out_dir(const char *dir)
+{
+	struct stat st;
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "react-gpu run: --out %s: cannot create the directory: %s\n", dir,
+		        strerror(errno));
+		return -1;
+	}
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "react-gpu run: --out %s: not a directory\n", dir);
+		return -1;
+	}
+	return 0;
 }
 
 int react_gpu_cmd_run(int argc, char **argv)
 {
 	const char *path = NULL, *out = NULL;
+	double every = 5;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--out") && i + 1 < argc)
 			out = argv[++i];
 		else if (!strcmp(argv[i], "--transport") && i + 1 < argc)
 			i++; /* read by main for MPI; the scenario's gpu.transport must agree */
-		else if (argv[i][0] != '-' && !path)
+		else if (!strcmp(argv[i], "--progress") && i + 1 < argc) {
+			char *end;
+			every = strtod(argv[++i], &end);
+			if (*end || end == argv[i] || !(every >= 0) || every > 1e6) {
+				fprintf(stderr, "react-gpu run: --progress: expected seconds >= 0, got '%s'\n",
+				        argv[i]);
+				return 2;
+			}
+		} else if (argv[i][0] != '-' && !path)
 			path = argv[i];
 		else {
 			fprintf(stderr, "react-gpu run: unexpected argument '%s' (react-gpu run SCENARIO.yaml "
-			                "[--out DIR])\n", argv[i]);
+			                "[--out DIR] [--progress SECONDS])\n", argv[i]);
 			return 2;
 		}
 	}
@@ -672,50 +821,60 @@ int react_gpu_cmd_run(int argc, char **argv)
 		return 2;
 	}
 	int lead = react_gpu_mpi_rank() == 0;
-	FILE *log = NULL, *csv = NULL;
-	char fn[4096];
-	if (out && lead) {
-		mkdir(out, 0777);
-		snprintf(fn, sizeof fn, "%s/decisions.jsonl", out);
-		log = fopen(fn, "w");
-		snprintf(fn, sizeof fn, "%s/epochs.csv", out);
-		csv = fopen(fn, "w");
-		if (!log || !csv) {
-			fprintf(stderr, "react-gpu run: cannot write into %s: %s\n", out, strerror(errno));
-			if (log)
-				fclose(log);
-			if (csv)
-				fclose(csv);
-			return 1;
-		}
-		fprintf(csv, "mode,job,epoch,start_s,time_s,algbw_gbps,pattern_hash,changed\n");
-	}
-	epoch_row_t *rows[2] = {calloc((size_t)sc.epochs, sizeof(epoch_row_t)),
-	                        calloc((size_t)sc.epochs, sizeof(epoch_row_t))};
-	int rc = 0;
-	uint64_t wrong[2] = {0, 0};
-	react_rt_tuner_stats_t ts = {0};
 	int modes = sc.react ? 2 : 1;
+	run_out_t ro[2] = {{.mode = "baseline"}, {.mode = "react"}};
+	outfile_t logf = {.f = NULL}, csvf = {.f = NULL};
+	int rc = 0;
+	for (int m = 0; m < modes; m++)
+		if (!(ro[m].time_s = malloc((size_t)sc.epochs * sizeof *ro[m].time_s))) {
+			fprintf(stderr, "react-gpu run: %s: jobs.epochs: no memory for the times of %lld epochs "
+			        "(%.0f MB)\n", path, (long long)sc.epochs,
+			        (double)sc.epochs * sizeof(double) * modes / 1e6);
+			rc = 2;
+			goto done;
+		}
+	if (out && lead) {
+		if (make_out_dir(out) || out_open(&logf, out, "decisions.jsonl") ||
+		    out_open(&csvf, out, "epochs.csv")) {
+			rc = 2;
+			goto done;
+		}
+		if (fprintf(csvf.f, "mode,job,epoch,start_s,time_s,algbw_gbps,pattern_hash,changed\n") < 0) {
+			fprintf(stderr, "react-gpu run: %s: cannot write: %s\n", csvf.final, strerror(errno));
+			rc = 2;
+			goto done;
+		}
+		for (int m = 0; m < modes; m++) {
+			ro[m].csv = csvf.f;
+			ro[m].csv_name = csvf.final;
+		}
+	}
+	react_rt_tuner_stats_t ts = {0};
+	react_gpu_progress_t pg;
+	react_gpu_progress_init(&pg, sc.epochs * modes, every, lead);
 	for (int m = 0; m < modes && !rc; m++) {
-		rc = run_job(&sc, m, m ? log : NULL, rows[m], &wrong[m], &ts);
+		rc = run_job(&sc, m, m ? logf.f : NULL, &ro[m], &ts, &pg, m * sc.epochs);
 #ifdef REACT_HAVE_MPI
 		/* every rank checked its own output; the tuner thread is gone */
 		if (!rc && sc.transport == REACT_TRANSPORT_NCCL) {
-			unsigned long long w = wrong[m], sum = 0;
+			unsigned long long w = ro[m].wrong, sum = 0;
 			MPI_Allreduce(&w, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-			wrong[m] = sum;
+			ro[m].wrong = sum;
 		}
 #endif
 	}
-	if (!rc && lead) {
-		if (csv)
-			for (int m = 0; m < modes; m++)
-				for (int64_t e = 0; e < sc.epochs; e++) {
-					const epoch_row_t *r = &rows[m][e];
-					fprintf(csv, "%s,%s,%" PRId64 ",%.17g,%.17g,%.6f,%016" PRIx64 ",%d\n",
-					        m ? "react" : "baseline", sc.job, r->epoch, r->start_s, r->time_s,
-					        (double)sc.message / r->time_s / 1e9, r->hash, r->changed);
-				}
+	react_gpu_progress_end(&pg);
+	if (rc)
+		goto done;
+	if (logf.f && out_commit(&logf)) {
+		rc = 2;
+		goto done;
+	}
+	if (csvf.f && out_commit(&csvf)) {
+		rc = 2;
+		goto done;
+	}
+	if (lead) {
 		printf("# react-gpu run %s: %s %s, %d ranks, %llu bytes, %lld epochs (warm-up %lld), "
 		       "transport %s\n", sc.name[0] ? sc.name : path, react_algorithm_name(sc.algo),
 		       react_collective_name(sc.coll), sc.ranks, (unsigned long long)sc.message,
@@ -723,25 +882,22 @@ int react_gpu_cmd_run(int argc, char **argv)
 		printf("# %-9s %14s %14s %8s %8s\n", "mode", "mean(GB/s)", "p95(GB/s)", "changes", "wrong");
 		for (int m = 0; m < modes; m++) {
 			double mean, p95;
-			summary(rows[m], sc.epochs, sc.warmup, sc.message, &mean, &p95);
-			int64_t ch = 0;
-			for (int64_t e = 0; e < sc.epochs; e++)
-				ch += rows[m][e].changed;
-			printf("  %-9s %14.3f %14.3f %8lld %8llu\n", m ? "react" : "baseline", mean, p95,
-			       (long long)ch, (unsigned long long)wrong[m]);
+			summary(ro[m].time_s, sc.epochs, sc.warmup, sc.message, &mean, &p95);
+			printf("  %-9s %14.3f %14.3f %8lld %8llu\n", ro[m].mode, mean, p95,
+			       (long long)ro[m].changes, (unsigned long long)ro[m].wrong);
 		}
 		if (modes == 2)
 			printf("# tuner: %lld decisions (%lld reverts), job waited %.3f ms for it, controller "
 			       "time %.3f ms\n", (long long)ts.decisions, (long long)ts.reverts, ts.waited_s * 1e3,
 			       ts.observe_s * 1e3);
 	}
-	if (log)
-		fclose(log);
-	if (csv)
-		fclose(csv);
-	free(rows[0]);
-	free(rows[1]);
-	if (!rc && (wrong[0] || wrong[1]))
+	if (ro[0].wrong || ro[1].wrong)
 		rc = 3;
+done:
+	/* a failed run leaves no file under the final names */
+	out_discard(&logf);
+	out_discard(&csvf);
+	free(ro[0].time_s);
+	free(ro[1].time_s);
 	return rc;
 }
