@@ -1,6 +1,7 @@
 /*
  * tuner.c - RTuner: the controller on its own thread (see react/rt_tuner.h).
  */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -32,6 +33,9 @@ struct react_rt_tuner {
 	pthread_cond_t cv;
 	pthread_t thread;
 	int started, stop, failed;
+	int exited;                /* the thread has left tuner_main */
+	int stuck;                 /* pattern_for timed out: the thread may never return */
+	double timeout_s;          /* longest wait in pattern_for */
 	int use_mpi, rank, size;
 	react_ctl_t *ctl;          /* leader only */
 	react_params_t params;
@@ -254,6 +258,8 @@ static void *tuner_main(void *arg)
 		t->processed = r.epoch;
 		pthread_cond_broadcast(&t->cv);
 	}
+	t->exited = 1;
+	pthread_cond_broadcast(&t->cv);
 	pthread_mutex_unlock(&t->mu);
 	free(rows);
 	free(fct);
@@ -272,8 +278,16 @@ react_status_t react_rt_tuner_create(const react_pattern_t *initial, const react
 		return REACT_ENOMEM;
 	}
 	pthread_mutex_init(&t->mu, NULL);
-	pthread_cond_init(&t->cv, NULL);
+	{
+		/* timed waits on the monotonic clock: a clock change is no timeout */
+		pthread_condattr_t ca;
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&t->cv, &ca);
+		pthread_condattr_destroy(&ca);
+	}
 	t->params = *params;
+	t->timeout_s = REACT_RT_TUNER_TIMEOUT_S;
 	t->processed = -1;
 	t->handed = -1;
 	t->size = 1;
@@ -331,6 +345,21 @@ void react_rt_tuner_destroy(react_rt_tuner_t *t)
 	pthread_mutex_lock(&t->mu);
 	t->stop = 1;
 	pthread_cond_broadcast(&t->cv);
+	if (t->started && t->stuck) {
+		/* after a timeout the thread may be blocked for good (in MPI, on a
+		 * hung peer): give it a moment, then leave it and its memory to
+		 * the end of the process rather than hang in pthread_join */
+		struct timespec dl;
+		clock_gettime(CLOCK_MONOTONIC, &dl);
+		dl.tv_sec += 2;
+		while (!t->exited && pthread_cond_timedwait(&t->cv, &t->mu, &dl) != ETIMEDOUT)
+			;
+		if (!t->exited) {
+			pthread_mutex_unlock(&t->mu);
+			pthread_detach(t->thread);
+			return;
+		}
+	}
 	pthread_mutex_unlock(&t->mu);
 	if (t->started)
 		pthread_join(t->thread, NULL);
@@ -355,9 +384,26 @@ const react_pattern_t *react_rt_tuner_pattern_for(react_rt_tuner_t *t, int64_t e
 	int64_t need = epoch - 1 - t->params.apply_delay;
 	double t0 = now_s();
 	int waited = 0;
+	struct timespec dl;
+	clock_gettime(CLOCK_MONOTONIC, &dl);
+	double whole = floor(t->timeout_s);
+	dl.tv_sec += (time_t)whole;
+	dl.tv_nsec += (long)((t->timeout_s - whole) * 1e9);
+	if (dl.tv_nsec >= 1000000000L) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000L;
+	}
 	while (t->processed < need && !t->failed) {
 		waited = 1;
-		pthread_cond_wait(&t->cv, &t->mu);
+		if (pthread_cond_timedwait(&t->cv, &t->mu, &dl) == ETIMEDOUT && t->processed < need &&
+		    !t->failed) {
+			t->stuck = 1;
+			fail_locked(t, "tuner: no decision for epoch %lld after %.3g s: it needs epochs 0..%lld "
+			            "observed, the controller has observed %lld (a peer that stopped "
+			            "reporting, or a hung controller)",
+			            (long long)epoch, t->timeout_s, (long long)need,
+			            (long long)(t->processed + 1));
+		}
 	}
 	if (waited)
 		t->st.waited_s += now_s() - t0;
@@ -416,6 +462,13 @@ void react_rt_tuner_stats(react_rt_tuner_t *t, react_rt_tuner_stats_t *out)
 {
 	pthread_mutex_lock(&t->mu);
 	*out = t->st;
+	pthread_mutex_unlock(&t->mu);
+}
+
+void react_rt_tuner_set_timeout(react_rt_tuner_t *t, double seconds)
+{
+	pthread_mutex_lock(&t->mu);
+	t->timeout_s = seconds > 0 && seconds < 1e9 ? seconds : REACT_RT_TUNER_TIMEOUT_S;
 	pthread_mutex_unlock(&t->mu);
 }
 

@@ -2,6 +2,7 @@
  * results stay correct, and the same run gives the same decisions. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <time.h>
 
 #include "react/controller.h"
 #include "react/generators.h"
@@ -99,4 +100,40 @@ Test(gpu_tuner, deterministic, .timeout = 60)
 	cr_assert_eq(a.decisions, b.decisions);
 	for (int e = 0; e < 80; e++)
 		cr_assert_eq(a.hashes[e], b.hashes[e], "epoch %d ran different patterns", e);
+}
+
+/* A peer that stops reporting (a hung MPI rank) must end the wait for a
+ * decision with an error naming the epochs, not hang the job. */
+Test(gpu_tuner, wait_for_a_decision_times_out, .timeout = 20)
+{
+	react_pattern_t *p = NULL;
+	react_rt_tuner_t *tu = NULL;
+	react_params_t prm;
+	char err[320];
+	cr_assert_eq(react_pattern_generate(REACT_COLL_ALLREDUCE, REACT_ALGO_RING, 4, 1 << 20, &p),
+	             REACT_OK);
+	react_params_default(&prm);
+	prm.apply_delay = 2;
+	cr_assert_eq(react_rt_tuner_create(p, &prm, 0, NULL, &tu, err, sizeof err), REACT_OK, "%s", err);
+	react_rt_tuner_set_timeout(tu, 0.2);
+	/* epochs 0..2 need no observed epoch (a decision applies D + 1 later) */
+	for (int64_t e = 0; e <= 2; e++)
+		cr_assert_not_null(react_rt_tuner_pattern_for(tu, e), "epoch %lld", (long long)e);
+	/* epoch 3 needs epoch 0 observed: nothing was reported */
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	cr_assert_null(react_rt_tuner_pattern_for(tu, 3));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double waited = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	cr_assert(waited >= 0.19 && waited < 5, "waited %.3f s for a 0.2 s timeout", waited);
+	cr_assert_str_eq(react_rt_tuner_error(tu),
+	                 "tuner: no decision for epoch 3 after 0.2 s: it needs epochs 0..0 observed, "
+	                 "the controller has observed 0 (a peer that stopped reporting, or a hung "
+	                 "controller)");
+	/* failed for good: later calls answer at once, reports are refused */
+	cr_assert_null(react_rt_tuner_pattern_for(tu, 4));
+	double z[12] = {0};
+	cr_assert_neq(react_rt_tuner_report(tu, 0, z, z, 4, 1e-3), REACT_OK);
+	react_rt_tuner_destroy(tu); /* must not hang */
+	react_pattern_destroy(p);
 }

@@ -13,7 +13,10 @@
  *
  * The job asks react_rt_tuner_pattern_for(epoch) before each epoch.  It
  * waits only when the tuner is more than apply_delay epochs behind (the
- * time it waited is counted); normally the answer is ready.  Deterministic
+ * time it waited is counted); normally the answer is ready.  The wait is
+ * bounded (react_rt_tuner_set_timeout, default 60 s): a peer that stops
+ * reporting (a hung MPI rank) or a controller that hangs ends the job
+ * with an error instead of a hang.  Deterministic
  * wherever the spans are (host transport): the same spans give the same
  * decisions at the same epochs.
  */
@@ -32,6 +35,10 @@ extern "C" {
 
 typedef struct react_rt_tuner react_rt_tuner_t;
 
+/* Default longest wait of react_rt_tuner_pattern_for(), in seconds (the
+ * runtime's transport timeout, react_rt_cfg_t.timeout_s, has the same). */
+#define REACT_RT_TUNER_TIMEOUT_S 60.0
+
 /* initial (copied): the pattern of epoch 0; params (copied); use_mpi: 1 to
  * gather over MPI_COMM_WORLD (MPI must be initialised with
  * MPI_THREAD_MULTIPLE, or SERIALIZED with no MPI calls from the job thread
@@ -40,12 +47,21 @@ typedef struct react_rt_tuner react_rt_tuner_t;
 react_status_t react_rt_tuner_create(const react_pattern_t *initial, const react_params_t *params,
                                      int use_mpi, FILE *log, react_rt_tuner_t **out, char *err,
                                      size_t errlen);
-/* Stops the thread (after the queued epochs) and frees everything. */
+/* Stops the thread (after the queued epochs) and frees everything.  After
+ * a timeout in pattern_for, a thread that does not stop within 2 s (blocked
+ * in MPI on a hung peer) is detached and its memory left to the end of the
+ * process, so destroy never hangs. */
 void react_rt_tuner_destroy(react_rt_tuner_t *t);
 
 /* The pattern to run at `epoch` (epochs in order from 0).  Owned by the
- * tuner, valid until destroy.  NULL on failure (see react_rt_tuner_error). */
+ * tuner, valid until destroy.  NULL on failure (see react_rt_tuner_error),
+ * including when the tuner has not observed the epochs the answer depends
+ * on within the timeout; the tuner is then failed for good. */
 const react_pattern_t *react_rt_tuner_pattern_for(react_rt_tuner_t *t, int64_t epoch);
+
+/* Longest wait of react_rt_tuner_pattern_for() (input, seconds > 0;
+ * anything else restores the default). */
+void react_rt_tuner_set_timeout(react_rt_tuner_t *t, double seconds);
 
 /* Hand over epoch `epoch` (ran with the pattern pattern_for returned):
  * per-flow spans in seconds (NaN where not measured here) and this
