@@ -59,29 +59,33 @@ typedef struct job_spec {
 	sv_t pl_start;            /* PL_START: contiguous from this host */
 } job_spec_t;
 
-/* REACT parameter overrides: the file's key (the paper's symbol, or the
- * controller's own name) and the name react_params_set() knows. */
+/* REACT parameter overrides: the file's key (the controller's own name, or
+ * the paper's symbol) and the name react_params_set() knows, derived from
+ * the controller's parameter table (react_params_describe), so every
+ * parameter is reachable from every scenario. */
 typedef struct param_def {
 	const char *key;
 	const char *name;
-	int is_int;
+	char type;       /* react_params_type: 'i', 'd', 'u', 'e' */
 } param_def_t;
 
-static const param_def_t param_defs[] = {
-	{"B", "batch_epochs", 1},          {"batch_epochs", "batch_epochs", 1},
-	{"delta1", "delta1", 0},           {"delta2", "delta2", 0},
-	{"K_t", "trials", 1},              {"trials", "trials", 1},
-	{"trials_growth", "trials_growth", 1},
-	{"K_max", "max_accepted", 1},      {"max_accepted", "max_accepted", 1},
-	{"epsilon", "epsilon", 0},
-	{"H", "history_epochs", 1},        {"history_epochs", "history_epochs", 1},
-	{"E_max", "explore_rounds", 1},    {"explore_rounds", "explore_rounds", 1},
-	{"A_max", "max_attempts", 1},      {"max_attempts", "max_attempts", 1},
-	{"tau_r", "revert_tau", 0},        {"revert_tau", "revert_tau", 0},
-	{"D", "apply_delay", 1},           {"apply_delay", "apply_delay", 1},
-	{"seed", "seed", 1},
-};
-#define NPARAMS (sizeof param_defs / sizeof param_defs[0])
+static param_def_t param_defs[REACT_PARAMS_MAX];
+static size_t nparam_defs;
+
+static void param_defs_init(void)
+{
+	if (nparam_defs)
+		return;
+	for (size_t i = 0; i < react_params_count() && nparam_defs + 2 <= REACT_PARAMS_MAX; i++) {
+		const char *name, *sym;
+		react_params_describe(i, &name, &sym, NULL, NULL, NULL);
+		param_defs[nparam_defs++] = (param_def_t){name, name, react_params_type(i)};
+		if (strcmp(sym, "-") && strcmp(sym, name))
+			param_defs[nparam_defs++] = (param_def_t){sym, name, react_params_type(i)};
+	}
+}
+#define NPARAMS nparam_defs
+#define NPARAMS_MAX REACT_PARAMS_MAX
 
 typedef struct spec {
 	sv_t name, backend, seed, ecmp_ports, mtu, tolerance, description;
@@ -91,7 +95,7 @@ typedef struct spec {
 	job_spec_t *jobs;
 	sv_t ext_job, ext_pairs, ext_p, ext_start, ext_end;
 	sv_t deg_count, deg_rate;
-	sv_t params[NPARAMS];
+	sv_t params[NPARAMS_MAX];
 	sv_t plot_x, plot_series;
 	size_t naxes;
 	sv_t **axes;
@@ -579,7 +583,7 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 	static const char *const ext_keys[] = {"job", "congested_pairs", "p", "start", "end", NULL};
 	static const char *const deg_keys[] = {"count", "rate", NULL};
 	static const char *const plot_keys[] = {"x", "series", NULL};
-	const char *param_keys[NPARAMS + 1];
+	const char *param_keys[NPARAMS_MAX + 1];
 	react_status_t st = REACT_OK;
 	spec_t *sp = calloc(1, sizeof *sp);
 	walk_t w = {sp, err, errlen};
@@ -709,6 +713,7 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 		}
 	}
 
+	param_defs_init();
 	n = ynode_get(root, "params");
 	for (size_t i = 0; i < NPARAMS; i++)
 		param_keys[i] = param_defs[i].key;
@@ -719,10 +724,11 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 			goto fail;
 	}
 	for (size_t i = 0; i < NPARAMS; i++) {
-		int is_int = param_defs[i].is_int;
+		char ty = param_defs[i].type;
+		int is_int = ty == 'i' || ty == 'u';
 		if ((st = field(&w, n, param_defs[i].key, "params", "params.",
-		                is_int ? VT_INT : VT_DOUBLE, 1, is_int ? 0 : INT64_MIN,
-		                &sp->params[i])) != REACT_OK)
+		                is_int ? VT_INT : ty == 'e' ? VT_STR : VT_DOUBLE, 1,
+		                is_int ? 0 : INT64_MIN, &sp->params[i])) != REACT_OK)
 			goto fail;
 		/* Validate each value with the controller's own checks. */
 		for (size_t k = 0; k < sp->params[i].n; k++) {

@@ -21,11 +21,6 @@ typedef struct ctx {
 	int32_t half;
 } ctx_t;
 
-static react_status_t reduce_makespan(void *c, const react_pattern_t *g, double *out)
-{
-	ctx_t *x = c;
-	return react_costmodel_eval(&x->m, g, 0, x->half, out, NULL);
-}
 
 Test(worked, tree_16_ranks_reduce_phase)
 {

@@ -93,6 +93,11 @@ react_status_t react_params_get(const react_params_t *p, const char *name, char 
 size_t react_params_count(void);
 int react_params_describe(size_t i, const char **name, const char **symbol, const char **unit,
                           double *def, const char **what);
+/* The value type of entry i: 'i' integer, 'd' number, 'u' unsigned 64-bit,
+ * 'e' a name (enum); 0 past the end. */
+char react_params_type(size_t i);
+/* Upper bound of react_params_count(), for static tables of callers. */
+#define REACT_PARAMS_MAX 64
 
 typedef struct react_ctl react_ctl_t;
 

@@ -83,6 +83,7 @@ static const pdesc_t params_table[] = {
 	 "welch rule: one-batch extensions of an undecided test before a revert", NULL},
 };
 #define NPARAMS (sizeof params_table / sizeof params_table[0])
+_Static_assert(NPARAMS <= REACT_PARAMS_MAX / 2, "REACT_PARAMS_MAX leaves room for symbols");
 
 size_t react_params_count(void) { return NPARAMS; }
 
@@ -96,6 +97,19 @@ int react_params_describe(size_t i, const char **name, const char **symbol, cons
 	if (unit) *unit = params_table[i].unit;
 	if (def) *def = params_table[i].def;
 	if (what) *what = params_table[i].what;
+	return 0;
+}
+
+char react_params_type(size_t i)
+{
+	if (i >= NPARAMS)
+		return 0;
+	switch (params_table[i].type) {
+	case P_INT: return 'i';
+	case P_DOUBLE: return 'd';
+	case P_U64: return 'u';
+	case P_ENUM: return 'e';
+	}
 	return 0;
 }
 
