@@ -1,6 +1,8 @@
 /* pattern_io.c - pattern JSON files: writer (atomic) and validating reader. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +114,26 @@ fail:
 	return st;
 }
 
+/* jansson reports an allocation failure in the middle of a document as a
+ * syntax error ("invalid token") or with no text at all; its allocator
+ * hook notes the failure (per thread) so the reader can say what it was. */
+static _Thread_local int json_oom;
+
+static void *json_malloc_noted(size_t n)
+{
+	void *p = malloc(n);
+	if (!p)
+		json_oom = 1;
+	return p;
+}
+
+static pthread_once_t json_hook_once = PTHREAD_ONCE_INIT;
+
+static void json_hook(void)
+{
+	json_set_alloc_funcs(json_malloc_noted, free);
+}
+
 /* Integer field: 1 and *v on success. */
 static int get_int(json_t *j, json_int_t *v)
 {
@@ -141,6 +163,25 @@ static int require_int(json_t *root, const char *key, const char *path, json_int
 	return 1;
 }
 
+/* Memory the reader and the semantic check will need for a pattern of
+ * these sizes (bytes, as a double: no overflow): the checker's state, one
+ * bitset over ranks per (rank, chunk); the step index, two offsets per
+ * (step, rank); and the flows themselves. */
+static double need_bytes(double ranks, double chunks, double steps, double flows)
+{
+	double words = ceil(ranks / 64);
+	return ranks * chunks * words * 8 + steps * ranks * 2 * sizeof(size_t) +
+	       flows * (sizeof(react_flow_t) + 8 * sizeof(size_t));
+}
+
+static void fmt_bytes(char *buf, size_t n, double b)
+{
+	if (b >= 1e9)
+		snprintf(buf, n, "%.3g GB", b / 1e9);
+	else
+		snprintf(buf, n, "%.3g MB", b / 1e6);
+}
+
 react_status_t react_pattern_read_json(const char *path, react_pattern_t **out, char *err,
                                        size_t errlen)
 {
@@ -151,6 +192,8 @@ react_status_t react_pattern_read_json(const char *path, react_pattern_t **out, 
 	react_collective_t coll;
 	react_algorithm_t algo;
 	json_int_t ranks, chunks, msg, ver, rootrank = REACT_RANK_NONE;
+	size_t nflows;
+	double carried = 0; /* chunk-transfers of all flows: sum of nchunks */
 	char why[200];
 	react_check_result_t res;
 
@@ -159,6 +202,8 @@ react_status_t react_pattern_read_json(const char *path, react_pattern_t **out, 
 	if (!out || !path)
 		return REACT_EINVAL;
 	*out = NULL;
+	pthread_once(&json_hook_once, json_hook);
+	json_oom = 0;
 	root = json_load_file(path, 0, &jerr);
 	if (!root) {
 		FILE *probe = fopen(path, "r");
@@ -167,7 +212,12 @@ react_status_t react_pattern_read_json(const char *path, react_pattern_t **out, 
 			return REACT_EIO;
 		}
 		fclose(probe);
-		seterr(err, errlen, "%s:%d:%d: malformed JSON: %s", path, jerr.line, jerr.column, jerr.text);
+		if (json_oom || json_error_code(&jerr) == json_error_out_of_memory || !jerr.text[0]) {
+			seterr(err, errlen, "%s: out of memory reading the file", path);
+			return REACT_ENOMEM;
+		}
+		seterr(err, errlen, "%s:%d:%d: malformed JSON: %s", path, jerr.line, jerr.column,
+		       jerr.text);
 		return REACT_EPARSE;
 	}
 	if (!json_is_object(root)) {
@@ -197,8 +247,8 @@ react_status_t react_pattern_read_json(const char *path, react_pattern_t **out, 
 		       path);
 		goto fail;
 	}
-	if (!require_int(root, "ranks", path, 1, INT32_MAX, &ranks, err, errlen) ||
-	    !require_int(root, "chunks", path, 1, INT32_MAX, &chunks, err, errlen) ||
+	if (!require_int(root, "ranks", path, 1, REACT_PATTERN_MAX_RANKS, &ranks, err, errlen) ||
+	    !require_int(root, "chunks", path, 1, REACT_PATTERN_MAX_CHUNKS, &chunks, err, errlen) ||
 	    !require_int(root, "message_bytes", path, 0, INT64_MAX, &msg, err, errlen))
 		goto fail;
 	j = json_object_get(root, "root");
@@ -219,12 +269,25 @@ react_status_t react_pattern_read_json(const char *path, react_pattern_t **out, 
 		seterr(err, errlen, "%s: field \"flows\": expected an array", path);
 		goto fail;
 	}
-	st = react_pattern_create(coll, algo, (int32_t)ranks, (int32_t)chunks, (uint64_t)msg, &p);
-	if (st != REACT_OK)
+	/* Sizes against the flows actually in the file (limits in
+	 * react/pattern_io.h): the flows first, each checked as it is read;
+	 * ranks, chunks and the memory they need before the index and the
+	 * check allocate anything. */
+	nflows = json_array_size(flows);
+	if (nflows > REACT_PATTERN_MAX_FLOWS) {
+		seterr(err, errlen, "%s: field \"flows\": %zu flows, at most %d", path, nflows,
+		       REACT_PATTERN_MAX_FLOWS);
 		goto fail;
+	}
+	st = react_pattern_create(coll, algo, (int32_t)ranks, (int32_t)chunks, (uint64_t)msg, &p);
+	if (st != REACT_OK) {
+		seterr(err, errlen, "%s: cannot create a pattern of %lld ranks and %lld chunks: %s",
+		       path, (long long)ranks, (long long)chunks, react_status_str(st));
+		goto fail;
+	}
 	st = REACT_EPARSE;
 	p->root = (react_rank_t)rootrank;
-	for (size_t i = 0; i < json_array_size(flows); i++) {
+	for (size_t i = 0; i < nflows; i++) {
 		json_t *a = json_array_get(flows, i);
 		json_int_t v[6];
 		static const char *const names[6] = {"step", "src", "dst", "chunk", "nchunks", "bytes"};
@@ -241,9 +304,11 @@ react_status_t react_pattern_read_json(const char *path, react_pattern_t **out, 
 				       names[k]);
 				goto fail;
 			}
-		if (v[0] < 0 || v[0] > INT32_MAX) {
-			seterr(err, errlen, "%s: flows[%zu][0] (step): %lld is not a step >= 0", path, i,
-			       (long long)v[0]);
+		if (v[0] < 0 || (size_t)v[0] >= nflows) {
+			seterr(err, errlen,
+			       "%s: flows[%zu][0] (step): %lld is not a step in [0, %zu) (steps are numbered "
+			       "from 0; a pattern of %zu flows has at most that many steps)",
+			       path, i, (long long)v[0], nflows, nflows);
 			goto fail;
 		}
 		for (int k = 1; k <= 2; k++)
@@ -292,13 +357,52 @@ react_status_t react_pattern_read_json(const char *path, react_pattern_t **out, 
 			goto fail;
 		}
 		st = react_pattern_add_flow(p, &f);
-		if (st != REACT_OK)
+		if (st != REACT_OK) {
+			seterr(err, errlen, "%s: flows[%zu]: cannot hold %zu flows: %s", path, i, nflows,
+			       react_status_str(st));
 			goto fail;
+		}
 		st = REACT_EPARSE;
+		carried += (double)f.nchunks;
 	}
+	if ((size_t)ranks > nflows + 1) {
+		seterr(err, errlen,
+		       "%s: field \"ranks\": %lld ranks but %zu flows; every rank but one must send or "
+		       "receive, so at most %zu ranks", path, (long long)ranks, nflows, nflows + 1);
+		goto fail;
+	}
+	if ((double)chunks > carried) {
+		seterr(err, errlen,
+		       "%s: field \"chunks\": %lld chunks but the flows carry %.0f chunk-transfers in "
+		       "all; every chunk must be moved by some flow, so at most %.0f chunks",
+		       path, (long long)chunks, carried, carried);
+		goto fail;
+	}
+	{
+		double steps = p->nflows ? (double)p->flows[p->nflows - 1].step + 1 : 0;
+		double need = need_bytes((double)ranks, (double)chunks, steps, (double)nflows);
+		if (need > REACT_PATTERN_MAX_BYTES) {
+			char nb[32];
+			fmt_bytes(nb, sizeof nb, need);
+			seterr(err, errlen,
+			       "%s: fields \"ranks\" x \"chunks\": %lld ranks x %lld chunks over %.0f steps "
+			       "need about %s to index and check (at most %.3g GB)",
+			       path, (long long)ranks, (long long)chunks, steps, nb,
+			       REACT_PATTERN_MAX_BYTES / 1e9);
+			goto fail;
+		}
+	}
+	/* the JSON text is no longer needed: give its memory back first */
+	json_decref(root);
+	root = NULL;
 	st = react_pattern_finalize(p, why, sizeof why);
+	if (st == REACT_ENOMEM) {
+		seterr(err, errlen, "%s: out of memory indexing %zu flows over %d steps and %lld ranks",
+		       path, nflows, p->nsteps, (long long)ranks);
+		goto fail;
+	}
 	if (st != REACT_OK) {
-		seterr(err, errlen, "%s: %s", path, why);
+		seterr(err, errlen, "%s: %s", path, why[0] ? why : react_status_str(st));
 		st = REACT_EPARSE;
 		goto fail;
 	}
@@ -308,12 +412,18 @@ react_status_t react_pattern_read_json(const char *path, react_pattern_t **out, 
 		       path, res.flow, res.rank, res.chunk, p->flows[res.flow].step);
 		goto fail;
 	}
-	if (st == REACT_ENOMEM)
+	if (st == REACT_ENOMEM) {
+		seterr(err, errlen, "%s: fields \"ranks\" x \"chunks\": out of memory for the semantic "
+		       "check of %lld ranks x %lld chunks", path, (long long)ranks, (long long)chunks);
 		goto fail;
+	}
 	json_decref(root);
 	*out = p;
 	return REACT_OK;
 fail:
+	/* every failure says what it was, never an empty message */
+	if (err && errlen && !err[0])
+		seterr(err, errlen, "%s: %s", path, react_status_str(st));
 	json_decref(root);
 	react_pattern_destroy(p);
 	return st;

@@ -52,6 +52,21 @@ expect 2 "bad size" -- "$R" pattern --collective allreduce --algorithm tree --ra
 expect 2 "unsupported pair" -- "$R" pattern --collective allgather --algorithm tree --ranks 8
 expect 2 "unknown collective" -- "$R" pattern --collective alltoall --algorithm ring --ranks 8
 
+# a 200-byte file asking for 60000 ranks: refused at once, naming the field
+printf '{"format":"react-pattern","version":1,"collective":"allreduce","algorithm":"custom","ranks":60000,"chunks":1,"message_bytes":100,"root":null,"flows":[[0,0,1,0,1,25,"reduce"],[1,1,0,0,1,25,"store"]]}\n' >"$T/huge.json"
+expect 2 "verify tiny file with huge ranks" -- "$R" verify "$T/huge.json"
+grep_out "$T/err" 'huge.json: field "ranks": 60000 ranks but 2 flows; every rank but one must send or receive, so at most 3 ranks' "verify huge ranks"
+# out of memory under an address-space limit: a message that says so, never
+# an empty "react verify: " (skipped where AddressSanitizer needs the space)
+expect 0 "pattern ring 512" -- "$R" pattern --collective allreduce --algorithm ring --ranks 512 --bytes 1MB -o "$T/r512.json"
+(ulimit -v 150000 2>/dev/null && "$R" verify "$T/r512.json") >"$T/out" 2>"$T/err"; rc=$?
+if grep -q Sanitizer "$T/err"; then
+	echo "skipped: verify under ulimit -v (sanitizer build)"
+else
+	[ "$rc" -eq 2 ] || { echo "FAIL: verify out of memory: exit $rc, want 2"; cat "$T/err"; fails=$((fails+1)); }
+	grep_out "$T/err" "^react verify: $T/r512.json: .*out of memory" "verify out of memory"
+fi
+
 # show
 expect 0 "show" -- "$R" show "$T/r4.json"
 grep_out "$T/out" "^step 0: 4 flows, 1000 B, max out-degree 1, max in-degree 1" "show step summary"

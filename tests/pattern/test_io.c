@@ -172,3 +172,100 @@ Test(io, units_are_required_and_bits_are_not_bytes)
 	                 "'0.5B' is not a whole number of bytes");
 	cr_assert_str_eq(react_units_why(REACT_UNIT_TIME, "1us", why, sizeof why), "");
 }
+
+/* A tiny file must not make the reader allocate for sizes its flows do
+ * not have: every limit names its field. */
+Test(io, sizes_are_limited_by_the_flows_in_the_file, .timeout = 10)
+{
+	expect_bad("{\"format\":\"react-pattern\",\"version\":1,\"collective\":\"allreduce\","
+	           "\"algorithm\":\"custom\",\"ranks\":60000,\"chunks\":1,\"message_bytes\":100,"
+	           "\"root\":null,\"flows\":[[0,0,1,0,1,25,\"reduce\"],[1,1,0,0,1,25,\"store\"]]}",
+	           REACT_EPARSE, "field \"ranks\": 60000 ranks but 2 flows; every rank but one must "
+	           "send or receive, so at most 3 ranks");
+	expect_bad("{\"format\":\"react-pattern\",\"version\":1,\"collective\":\"allreduce\","
+	           "\"algorithm\":\"custom\",\"ranks\":100000,\"chunks\":1,\"message_bytes\":100,"
+	           "\"root\":null,\"flows\":[[0,0,1,0,1,25,\"reduce\"],[1,1,0,0,1,25,\"store\"]]}",
+	           REACT_EPARSE, "field \"ranks\": 100000 out of range [1, 65536]");
+	expect_bad("{\"format\":\"react-pattern\",\"version\":1,\"collective\":\"allreduce\","
+	           "\"algorithm\":\"custom\",\"ranks\":1000000,\"chunks\":1,\"message_bytes\":100,"
+	           "\"root\":null,\"flows\":[]}",
+	           REACT_EPARSE, "field \"ranks\": 1000000 out of range [1, 65536]");
+	expect_bad("{\"format\":\"react-pattern\",\"version\":1,\"collective\":\"allreduce\","
+	           "\"algorithm\":\"custom\",\"ranks\":2,\"chunks\":16000000,\"message_bytes\":100,"
+	           "\"root\":null,\"flows\":[[0,0,1,0,1,25,\"reduce\"],[1,1,0,0,1,25,\"store\"]]}",
+	           REACT_EPARSE, "field \"chunks\": 16000000 chunks but the flows carry 2 "
+	           "chunk-transfers in all; every chunk must be moved by some flow, so at most 2 chunks");
+	expect_bad("{\"format\":\"react-pattern\",\"version\":1,\"collective\":\"allreduce\","
+	           "\"algorithm\":\"custom\",\"ranks\":2,\"chunks\":1,\"message_bytes\":100,"
+	           "\"root\":null,\"flows\":[[0,0,1,0,1,25,\"reduce\"],[2000000000,1,0,0,1,25,\"store\"]]}",
+	           REACT_EPARSE, "flows[1][0] (step): 2000000000 is not a step in [0, 2)");
+	expect_bad("{\"format\":\"react-pattern\",\"version\":1,\"collective\":\"allreduce\","
+	           "\"algorithm\":\"custom\",\"ranks\":2,\"chunks\":99999999,\"message_bytes\":100,"
+	           "\"root\":null,\"flows\":[[0,0,1,0,99999999,25,\"reduce\"]]}",
+	           REACT_EPARSE, "field \"chunks\": 99999999 out of range [1, 16777216]");
+}
+
+/* Within every per-field limit, the memory the index and the check need
+ * is bounded too: 40000 ranks, each sending its own chunk. */
+Test(io, memory_for_the_check_is_limited, .timeout = 20)
+{
+	char path[128], err[512];
+	react_pattern_t *p = NULL;
+	const int n = 40000;
+	snprintf(path, sizeof path, "%s/wide.json", dir);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "{\"format\":\"react-pattern\",\"version\":1,\"collective\":\"allgather\","
+	           "\"algorithm\":\"custom\",\"ranks\":%d,\"chunks\":%d,\"message_bytes\":%d,"
+	           "\"root\":null,\"flows\":[", n, n, n);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s[0,%d,%d,%d,1,1,\"store\"]", i ? "," : "", i, (i + 1) % n, i);
+	fputs("]}\n", f);
+	fclose(f);
+	cr_assert_eq(react_pattern_read_json(path, &p, err, sizeof err), REACT_EPARSE, "%s", err);
+	cr_assert_null(p);
+	cr_assert(strstr(err, "wide.json: fields \"ranks\" x \"chunks\": 40000 ranks x 40000 chunks "
+	                      "over 1 steps need about 8e+03 GB to index and check (at most 4 GB)"),
+	          "%s", err);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+#include <sys/resource.h>
+
+/* Out of memory (an address-space limit): the error names the file and
+ * what ran out, never an empty message. */
+Test(io, out_of_memory_is_named, .timeout = 30)
+{
+#ifdef UNDER_ASAN
+	cr_skip_test("an address-space limit and AddressSanitizer's shadow memory do not mix");
+#else
+	char path[128], err[512] = "";
+	react_pattern_t *p = NULL, *q = NULL;
+	snprintf(path, sizeof path, "%s/ring.json", dir);
+	cr_assert_eq(react_pattern_generate(REACT_COLL_ALLREDUCE, REACT_ALGO_RING, 256, 1 << 20, &p),
+	             REACT_OK);
+	cr_assert_eq(react_pattern_write_json_path(p, path, err, sizeof err), REACT_OK, "%s", err);
+	react_pattern_destroy(p);
+	/* the address space now plus 24 MB: reading 130560 flows needs more */
+	long pages = 0;
+	FILE *sm = fopen("/proc/self/statm", "r");
+	cr_assert_not_null(sm);
+	cr_assert_eq(fscanf(sm, "%ld", &pages), 1);
+	fclose(sm);
+	struct rlimit rl = {0};
+	rl.rlim_cur = rl.rlim_max = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (24u << 20);
+	cr_assert_eq(setrlimit(RLIMIT_AS, &rl), 0);
+	react_status_t st = react_pattern_read_json(path, &q, err, sizeof err);
+	cr_assert_eq(st, REACT_ENOMEM, "status %s: %s", react_status_str(st), err);
+	cr_assert_null(q);
+	cr_assert(strstr(err, path) == err, "error does not start with the file: '%s'", err);
+	cr_assert(strstr(err, "out of memory") || strstr(err, "cannot hold"), "'%s'", err);
+#endif
+}
