@@ -8,7 +8,12 @@
  *   link NAME NAME [RATE [DELAY]]  defaults 100Gbps 1us
  * HPCC format: "total_nodes switch_nodes links", then the switch ids, then
  * "src dst rate delay error_rate" per link; the non-switch ids are the hosts.
- * The format is chosen by the first statement: a number means HPCC.
+ * SimAI's format (what its gen_Topo_Template.py writes and its ns-3 and
+ * flow-level frontends read) differs only in the header, "nodes
+ * gpus_per_server nvswitches switches links gpu_type [ngpus_per_node]",
+ * and lists the NVSwitch ids, then the other switch ids.
+ * The format is chosen by the first statement: a number means HPCC or
+ * SimAI (3 fields: HPCC; 6 or 7: SimAI).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -158,12 +163,32 @@ fail:
 static react_status_t read_hpcc(reader_t *r, react_topo_builder_t *b, char *err, size_t errlen)
 {
 	react_status_t st = REACT_OK;
-	long nn, ns, nl;
+	long nn, ns, nl, gps, nvs, npn;
 	unsigned char *isw = NULL;
-	if (r->ntok != 3 || parse_long(r->tok[0], 1, 10000000, &nn) ||
-	    parse_long(r->tok[1], 0, nn, &ns) || parse_long(r->tok[2], 0, 100000000, &nl))
-		PERR("%s:%d: expected 'total_nodes switch_nodes links' (switch_nodes <= total_nodes)",
-		     r->path, r->lineno);
+	if (r->ntok == 3) { /* HPCC: total_nodes switch_nodes links */
+		if (parse_long(r->tok[0], 1, 10000000, &nn) || parse_long(r->tok[1], 0, nn, &ns) ||
+		    parse_long(r->tok[2], 0, 100000000, &nl))
+			PERR("%s:%d: expected 'total_nodes switch_nodes links' (switch_nodes <= "
+			     "total_nodes)", r->path, r->lineno);
+	} else if (r->ntok == 6 || r->ntok == 7) {
+		/* SimAI: nodes gpus_per_server nvswitches switches links gpu_type [ngpus_per_node];
+		 * the GPU type and the per-server counts do not change the network */
+		if (parse_long(r->tok[0], 1, 10000000, &nn) || parse_long(r->tok[1], 1, 1000000, &gps) ||
+		    parse_long(r->tok[2], 0, nn, &nvs) || parse_long(r->tok[3], 0, nn, &ns) ||
+		    parse_long(r->tok[4], 0, 100000000, &nl) || isdigit((unsigned char)r->tok[5][0]) ||
+		    (r->ntok == 7 && parse_long(r->tok[6], 1, 1000000, &npn)))
+			PERR("%s:%d: expected SimAI's 'nodes gpus_per_server nvswitches switches links "
+			     "gpu_type [ngpus_per_node]' (counts >= 0, gpu_type a name such as H100)",
+			     r->path, r->lineno);
+		if (nvs + ns > nn)
+			PERR("%s:%d: %ld NVSwitches and %ld switches are more than the %ld nodes", r->path,
+			     r->lineno, nvs, ns, nn);
+		ns += nvs; /* both are switches here: the ids that follow list them all */
+	} else {
+		PERR("%s:%d: expected 'total_nodes switch_nodes links' (HPCC) or 'nodes "
+		     "gpus_per_server nvswitches switches links gpu_type' (SimAI), got %d fields",
+		     r->path, r->lineno, r->ntok);
+	}
 	if (!(isw = calloc((size_t)nn, 1))) {
 		st = REACT_ENOMEM;
 		goto fail;

@@ -142,6 +142,15 @@ Test(topology, file_errors)
 	expect_error("h8.txt", "3 1 1\n2\n0 9 100Gbps 1us 0\n", ":3: expected node ids in 0..2");
 	expect_error("h9.txt", "3 1 1\n2\n0 2 100Gbps 1us 2\n",
 	             ":3: expected an error rate in [0,1], got '2'");
+	expect_error("s1.txt", "4 2 1 1 2\n", ":1: expected 'total_nodes switch_nodes links' (HPCC) "
+	             "or 'nodes gpus_per_server nvswitches switches links gpu_type' (SimAI), got 5 fields");
+	expect_error("s2.txt", "4 2 1 1 2 7\n", ":1: expected SimAI's 'nodes gpus_per_server "
+	             "nvswitches switches links gpu_type [ngpus_per_node]'");
+	expect_error("s3.txt", "4 2 3 2 2 H100\n", ":1: 3 NVSwitches and 2 switches are more than the "
+	             "4 nodes");
+	expect_error("s4.txt", "4 2 1 1 2 H100\n2\n", ":2: expected 2 switch ids, found 1");
+	expect_error("s5.txt", "4 2 1 1 2 H100\n2 3\n0 2 900Gbps 1 0\n",
+	             ":3: expected a delay like 0.001ms, got '1'");
 	rmdir(tmpdir);
 }
 
@@ -198,6 +207,53 @@ Test(topology, hpcc_round_trip)
 	             "%s", err);
 	cr_assert_eq(t->nhosts, 4);
 	cr_assert_eq(t->nlinks, 4);
+	react_topology_destroy(t);
+}
+
+/* A file as SimAI's own generator writes it (gen_Topo_Template.py,
+ * Rail_Opti_SingleToR, 16 H20 GPUs, 8 per server, one NVSwitch per server,
+ * 8 ToRs (one per rail) and 8 aggregation switches): the six-field header,
+ * the NVSwitch and switch ids on one line with a trailing blank, link lines
+ * with units and an error rate. */
+Test(topology, simai_generator_file)
+{
+	react_topology_t *t;
+	react_routing_t *r;
+	char err[512];
+	cr_assert_eq(react_topo_read(REACT_TOPO_DIR "/simai-rail-16g.txt", &t, err, sizeof err),
+	             REACT_OK, "%s", err);
+	cr_assert_eq(t->nnodes, 34);
+	cr_assert_eq(t->nhosts, 16);
+	cr_assert_eq(t->nlinks, 96);
+	cr_assert_eq(count_kind(t, REACT_NODE_SWITCH), 18);
+	for (int32_t h = 0; h < 16; h++)
+		cr_assert_eq(t->host_node[h], h, "GPU %d is node %d", h, t->host_node[h]);
+	cr_assert_str_eq(t->node_name[16], "n16");
+	/* 0 16 900Gbps 0.000025ms 0: NVLink to the server's NVSwitch */
+	cr_assert_eq(t->links[0].a, 0);
+	cr_assert_eq(t->links[0].b, 16);
+	cr_assert_float_eq(t->links[0].rate_bps, 900e9, 1);
+	cr_assert_float_eq(t->links[0].delay_s, 25e-9, 1e-18);
+	/* 0 18 200Gbps 0.001ms 0: the GPU's NIC to its rail's ToR */
+	cr_assert_eq(t->links[1].b, 18);
+	cr_assert_float_eq(t->links[1].rate_bps, 200e9, 1);
+	cr_assert_float_eq(t->links[1].delay_s, 1e-6, 1e-18);
+	cr_assert_float_eq(t->links[95].rate_bps, 400e9, 1);
+	cr_assert_eq(react_routing_create(t, &r, err, sizeof err), REACT_OK, "%s", err);
+	int32_t p[8], len;
+	/* same server: over the NVSwitch */
+	cr_assert_eq(react_routing_path(r, 0, 1, 0, 1, p, 8, &len), REACT_OK);
+	cr_assert_eq(len, 2);
+	cr_assert_eq(react_dlink_to(t, p[0]), 16);
+	/* same rail, other server: over the rail's ToR */
+	cr_assert_eq(react_routing_path(r, 0, 8, 0, 1, p, 8, &len), REACT_OK);
+	cr_assert_eq(len, 2);
+	cr_assert_eq(react_dlink_to(t, p[0]), 18);
+	/* other rail, other server: ToR, one of 8 aggregation switches, ToR */
+	cr_assert_eq(react_routing_path(r, 0, 9, 0, 1, p, 8, &len), REACT_OK);
+	cr_assert_eq(len, 4);
+	cr_assert_eq(react_routing_next_hops(r, 18, 9, p, 8), 8);
+	react_routing_destroy(r);
 	react_topology_destroy(t);
 }
 
