@@ -1121,41 +1121,18 @@ static double prate(const pick_t *pk, const sv_t *sv, double def)
 	return v;
 }
 
-static int file_exists(const char *p)
+/* A relative path in a scenario file is relative to the file's directory,
+ * never to the working directory: a same-named file where the command runs
+ * must not replace the one beside the scenario.  A path given with --set
+ * was typed on the command line, so it is relative to the working
+ * directory. */
+static void resolve_path(const react_scenario_t *s, const sv_t *sv, const char *rel, char *out,
+                         size_t n)
 {
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int file_exists_in(const char *dir, const char *rel)
-{
-	char cand[8192];
-	snprintf(cand, sizeof cand, "%.4000s/%.4000s", dir, rel);
-	return file_exists(cand);
-}
-
-/* Relative paths: the working directory first, then the scenario's directory
- * and its parents (so "topologies/x.topo" works from anywhere in the tree). */
-static void resolve_path(const react_scenario_t *s, const char *rel, char *out, size_t n)
-{
-	snprintf(out, n, "%s", rel);
-	if (rel[0] == '/' || file_exists(rel))
-		return;
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s", s->dir);
-	for (int up = 0; up < 6; up++) {
-		if (strlen(dir) + strlen(rel) + 2 > n)
-			break;
-		if (file_exists_in(dir, rel)) {
-			snprintf(out, n, "%s/", dir);
-			strncat(out, rel, n - strlen(out) - 1);
-			return;
-		}
-		size_t L = strlen(dir);
-		if (L + 3 >= sizeof dir)
-			break;
-		strcat(dir, "/..");
-	}
+	if (rel[0] == '/' || !strncmp(sv->src, "--set ", 6) || !strcmp(s->dir, "."))
+		snprintf(out, n, "%s", rel);
+	else
+		snprintf(out, n, "%s/%s", s->dir, rel);
 }
 
 static react_status_t build_topology(const react_scenario_t *s, const pick_t *pk,
@@ -1214,16 +1191,22 @@ static react_status_t build_topology(const react_scenario_t *s, const pick_t *pk
 			return fail_at(REACT_EINVAL, err, errlen, sp->topo_type.src, sp->topo_type.line,
 			               "field 'topology.path': required for a file topology");
 	}
-	resolve_path(s, pv(pk, fsv, ""), path, sizeof path);
+	resolve_path(s, fsv, pv(pk, fsv, ""), path, sizeof path);
 	if (is_csv)
 		st = react_topo_alibaba(path, (int32_t)pint(pk, &sp->topo_hosts, 0),
 		                        (int32_t)pint(pk, &sp->topo_aggs, 3), rate, delay, out, terr,
 		                        sizeof terr);
 	else
 		st = react_topo_read(path, out, terr, sizeof terr);
-	if (st != REACT_OK)
+	if (st != REACT_OK) {
+		if (st == REACT_EIO && strcmp(path, pv(pk, fsv, "")))
+			return fail_at(st, err, errlen, fsv->src, fsv->line,
+			               "field '%s': %s (a relative path is relative to the scenario's "
+			               "directory, %s)", fsv->path, terr[0] ? terr : react_status_str(st),
+			               s->dir);
 		return fail_at(st, err, errlen, fsv->src, fsv->line, "field '%s': %s", fsv->path,
 		               terr[0] ? terr : react_status_str(st));
+	}
 	if (!is_csv) {
 		/* a file's own rates and delays, unless the scenario sets them */
 		for (int32_t l = 0; l < (*out)->nlinks; l++) {

@@ -165,3 +165,85 @@ Test(names, scenario_name_cannot_leave_the_results_directory)
 	                 "'_', '.' or '-', not starting with '.' (it names the results directory), got "
 	                 "'..'");
 }
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+static const char *star_topo(int hosts)
+{
+	static char buf[512];
+	size_t n = (size_t)snprintf(buf, sizeof buf, "node s switch\n");
+	for (int h = 0; h < hosts; h++)
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "node h%d host\nlink h%d s\n", h, h);
+	return buf;
+}
+
+/* A topology file of the same name in the working directory must not
+ * replace the one beside the scenario; --set paths are the command line's. */
+Test(paths, relative_to_the_scenario_not_the_working_directory)
+{
+	char dir[] = "/tmp/react-paths-XXXXXX", p[512], err[1024] = "";
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_eq(chdir(dir), 0); /* Criterion runs each test in its own process */
+	cr_assert_eq(mkdir("sc", 0777), 0);
+	write_text("sc/t.topo", star_topo(4)); /* beside the scenario: 4 hosts */
+	write_text("t.topo", star_topo(3));    /* same name, working directory: 3 */
+	write_text("cwd-only.topo", star_topo(3));
+	write_text("sc/s.yaml", "topology: {type: file, path: t.topo}\njobs:\n  - {name: a, ranks: 2}\n");
+	react_scenario_t *s = NULL;
+	react_config_t *c = NULL;
+	cr_assert_eq(react_scenario_load("sc/s.yaml", &s, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(react_scenario_config(s, 0, &c, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(c->topo->nhosts, 4, "read %d hosts: not the file beside the scenario",
+	             (int)c->topo->nhosts);
+	react_config_destroy(c);
+	/* --set: relative to the working directory */
+	cr_assert_eq(react_scenario_set(s, "topology.path", "t.topo", err, sizeof err), REACT_OK, "%s",
+	             err);
+	cr_assert_eq(react_scenario_config(s, 0, &c, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(c->topo->nhosts, 3);
+	react_config_destroy(c);
+	react_scenario_destroy(s);
+	/* found only in the working directory: an error that says where it looked */
+	write_text("sc/s2.yaml",
+	           "topology: {type: file, path: cwd-only.topo}\njobs:\n  - {name: a, ranks: 2}\n");
+	cr_assert_eq(react_scenario_load("sc/s2.yaml", &s, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_neq(react_scenario_config(s, 0, &c, err, sizeof err), REACT_OK);
+	cr_assert_str_eq(err, "sc/s2.yaml:1: field 'topology.path': sc/cwd-only.topo: cannot open: No "
+	                      "such file or directory (a relative path is relative to the scenario's "
+	                      "directory, sc)");
+	react_scenario_destroy(s);
+	/* an absolute path is itself */
+	snprintf(p, sizeof p, "topology: {type: file, path: %s/t.topo}\njobs:\n  - {name: a, ranks: 2}\n",
+	         dir);
+	write_text("sc/s3.yaml", p);
+	cr_assert_eq(react_scenario_load("sc/s3.yaml", &s, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(react_scenario_config(s, 0, &c, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(c->topo->nhosts, 3);
+	react_config_destroy(c);
+	react_scenario_destroy(s);
+	snprintf(p, sizeof p, "rm -rf %s", dir);
+	cr_assert_eq(system(p), 0);
+}
+
+/* SimAI's generator output as a scenario's topology: a job on its GPUs. */
+Test(paths, simai_topology_in_a_scenario)
+{
+	char text[512], err[1024] = "";
+	snprintf(text, sizeof text,
+	         "topology: {type: file, path: %s/simai-rail-16g.txt}\n"
+	         "jobs:\n  - {name: ring, ranks: 16, algorithm: ring, placement: contiguous}\n",
+	         REACT_TOPO_DIR);
+	react_scenario_t *s = parse_ok(text);
+	react_config_t *c = NULL;
+	cr_assert_eq(react_scenario_config(s, 0, &c, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(c->topo->nhosts, 16);
+	cr_assert_eq(c->run.jobs[0].hosts[15], 15);
+	react_config_destroy(c);
+	react_scenario_destroy(s);
+}
