@@ -41,14 +41,16 @@ typedef struct react_rates {
 	int32_t N, maxk;
 	int valid;          /* 0 when the history is empty */
 	double c0;          /* fastest time per byte observed, s/B */
-	double *keff;       /* maxk + 1: effective share of k flows at one endpoint */
+	double *keff;       /* maxk + 1: effective share of k flows leaving one endpoint */
+	double *keff_in;    /* maxk + 1: effective share of k flows entering one endpoint */
 	double *x, *y;      /* N: egress / ingress load of each rank, in flows */
 	double *z;          /* N x N: a pair's mean excess, in flows */
 	int32_t *zn;        /* N x N: records of the pair */
 } react_rates_t;
 react_status_t react_history_learn(const react_history_t *h, react_rates_t **out);
 void react_rates_destroy(react_rates_t *r);
-double react_rates_share(const react_rates_t *r, int32_t k);
+/* Effective share of k flows at one endpoint: out = 1 sending, 0 receiving. */
+double react_rates_share(const react_rates_t *r, int32_t k, int out);
 /* Expected time per byte of a flow src -> dst with the sender's out-degree
  * kout and the receiver's in-degree kin in its step. */
 double react_rates_flow(const react_rates_t *r, react_rank_t src, react_rank_t dst, int32_t kout,
@@ -88,6 +90,14 @@ typedef struct react_decide_out {
 	size_t nvertices;            /* congested vertices on a critical path */
 	double est_gain;             /* of g1: 1 - est(g1) / est(g0), by the estimate used */
 } react_decide_out_t;
+
+/* The "pattern" estimate (decide.c) of candidate g against g0, which ran
+ * the batch fct (B x g0->nflows), with rates learned from history h: *est0
+ * of g0 itself, *est of g (seconds; lower is better).  g must have g0's
+ * flows (a transform of it). */
+react_status_t react_estimate_pattern(const react_pattern_t *g0, const double *fct, int B,
+                                      const react_history_t *h, const react_pattern_t *g,
+                                      double *est0, double *est);
 
 /* Every accepted candidate passed the semantic check; the final pattern is
  * checked again and REACT_ESEMANTIC returned (never g1) if it fails. */

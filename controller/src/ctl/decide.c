@@ -145,6 +145,44 @@ static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, doub
 	return REACT_OK;
 }
 
+react_status_t react_estimate_pattern(const react_pattern_t *g0, const double *fct, int B,
+                                      const react_history_t *h, const react_pattern_t *g,
+                                      double *est0, double *est)
+{
+	react_status_t st = REACT_OK;
+	react_rates_t *rates = NULL;
+	patest_t pt;
+	size_t F;
+	if (!g0 || !fct || B < 1 || !h || !g || !est0 || !est || g->nflows != g0->nflows)
+		return REACT_EINVAL;
+	F = g0->nflows;
+	memset(&pt, 0, sizeof pt);
+	if ((st = react_history_learn(h, &rates)) != REACT_OK)
+		return st;
+	if (!rates->valid) {
+		st = REACT_EINVAL;
+		goto fail;
+	}
+	pt.g0 = g0;
+	pt.fct = fct;
+	pt.B = B;
+	pt.rates = rates;
+	pt.acc = malloc((F ? F : 1) * sizeof *pt.acc);
+	pt.model = malloc((F ? F : 1) * sizeof *pt.model);
+	pt.deg0 = malloc((F ? F : 1) * sizeof *pt.deg0);
+	if (!pt.acc || !pt.model || !pt.deg0) { st = REACT_ENOMEM; goto fail; }
+	for (size_t f = 0; f < F; f++)
+		pt.deg0[f] = react_pattern_flow_degree(g0, f);
+	if ((st = pattern_estimate(&pt, g0, est0)) == REACT_OK)
+		st = pattern_estimate(&pt, g, est);
+fail:
+	free(pt.acc);
+	free(pt.model);
+	free(pt.deg0);
+	react_rates_destroy(rates);
+	return st;
+}
+
 static int vtx_cmp(const void *a, const void *b)
 {
 	const vtx_t *x = a, *y = b;
@@ -157,6 +195,7 @@ static int vtx_cmp(const void *a, const void *b)
 typedef struct cand {
 	react_xform_t xf;
 	int prio;
+	int vi;              /* index of its vertex */
 	unsigned long key;
 } cand_t;
 
@@ -169,6 +208,93 @@ static int cand_cmp(const void *a, const void *b)
 	return 0;
 }
 
+typedef struct genctx {
+	const react_decide_in_t *in;
+	int32_t N;
+	unsigned char *excluded;
+	react_rank_t *members;
+	gsl_rng *rng;
+	cand_t **cands;
+	size_t *ccap;
+	int32_t *gl;
+	size_t glcap;
+	int nv_forced;
+} genctx_t;
+
+/* Append the viable swaps of vertex x (index vi) on pattern G to
+ * *gc->cands: position swaps with the members of x's position-equivalent
+ * set, chunk-local swaps with every rank, in every chunk graph of x's
+ * congested incident flows, and global swaps; each with its priority
+ * (degree-lowering first) and a random key. */
+static react_status_t gen_cands(genctx_t *gc, const react_pattern_t *G, const vtx_t *x, int vi,
+                                size_t *ncand)
+{
+	/* the chunk graphs of x's congested incident flows (in the current
+	 * G): chunk-local and position swaps are tried in each */
+	size_t ngl = 0;
+	for (int side = 0; side < 2; side++) {
+		const size_t *ids;
+		size_t n = side ? react_pattern_rank_out(G, x->t, x->r, &ids)
+		                : (x->t > 0 ? react_pattern_rank_in(G, x->t - 1, x->r, &ids) : 0);
+		for (size_t i = 0; i < n; i++) {
+			int32_t gr = react_pattern_flow_graph(G, ids[i]);
+			int dup = 0;
+			if (gc->in->cong[ids[i]] == REACT_CONG_NONE && !(gc->in->explore_all && gc->nv_forced))
+				continue;
+			for (size_t k = 0; k < ngl; k++)
+				dup |= gc->gl[k] == gr;
+			if (!dup && ngl < gc->glcap)
+				gc->gl[ngl++] = gr;
+		}
+	}
+	if (ngl == 0)
+		gc->gl[ngl++] = x->graph;
+	{
+		size_t need = *ncand + (2 * ngl + 1) * (size_t)gc->N + 1;
+		if (need > *gc->ccap) {
+			cand_t *nc = realloc(*gc->cands, need * sizeof *nc);
+			if (!nc)
+				return REACT_ENOMEM;
+			*gc->cands = nc;
+			*gc->ccap = need;
+		}
+	}
+	for (int kind = REACT_XF_POSITION; kind <= REACT_XF_GLOBAL; kind++)
+	for (size_t gi = 0; gi < (kind == REACT_XF_GLOBAL ? 1 : ngl); gi++) {
+		size_t nm = 0;
+		int32_t gr = kind == REACT_XF_GLOBAL ? -1 : gc->gl[gi];
+		if (kind == REACT_XF_POSITION) {
+			if (!gc->in->equiv)
+				continue;
+			nm = react_equiv_members(gc->in->equiv, gr, x->t, x->r, gc->members);
+		} else {
+			for (react_rank_t y = 0; y < gc->N; y++)
+				gc->members[nm++] = y;
+		}
+		for (size_t i = 0; i < nm; i++) {
+			cand_t *cd = &(*gc->cands)[*ncand];
+			int lowers = 0;
+			if (gc->members[i] == x->r || gc->excluded[gc->members[i]])
+				continue;
+			cd->xf.kind = (react_xform_kind_t)kind;
+			cd->xf.step = kind == REACT_XF_POSITION ? x->t : 0;
+			cd->xf.x = x->r;
+			cd->xf.y = gc->members[i];
+			cd->xf.graph = gr;
+			if (!react_xform_viable(G, &cd->xf, x->t, x->r, &lowers))
+				continue;
+			/* 5.3.2 / 4.3: swaps that lower the congested vertex's
+			 * degree (green) before the others (yellow), whatever
+			 * their kind; inside a class position > chunk > global */
+			cd->prio = (lowers ? 0 : 3) + kind;
+			cd->key = gsl_rng_get(gc->rng);
+			cd->vi = vi;
+			(*ncand)++;
+		}
+	}
+	return REACT_OK;
+}
+
 static int rejected(const react_decide_in_t *in, uint64_t h)
 {
 	for (size_t i = 0; i < in->nrejected; i++)
@@ -176,6 +302,221 @@ static int rejected(const react_decide_in_t *in, uint64_t h)
 			return 1;
 	return 0;
 }
+
+/*
+ * selection best: a beam search on the estimate, K_max transforms deep.
+ * At each depth every pattern of the beam is expanded by the viable swaps
+ * of every congested vertex (in priority order, at most LEVEL_EVALS(K_t)
+ * per pattern), each checked and estimated; the LOOKAHEAD best distinct
+ * children form the next beam, whether or not they improve (a swap that
+ * changes nothing alone can enable one that does: two slow ranks on two
+ * parallel paths, where moving one leaves the critical path as it was; the
+ * oracle shows such plateaus are common).  The result is the shallowest
+ * pattern that beats the current estimate by epsilon, a deeper one only if
+ * it beats that again by epsilon per depth: fewer changes are preferred.
+ */
+#define LOOKAHEAD 4
+#define LEVEL_EVALS(kt) ((size_t)((kt) > 0 ? (kt) : 1) * 8)
+
+typedef struct bsearch {
+	genctx_t *gc;
+	const vtx_t *vs;
+	size_t nv;
+	react_checker_t *ck;
+	react_estimate_fn est;
+	void *ectx;
+	react_decide_out_t *out;
+	size_t *logcap;
+} bsearch_t;
+
+typedef struct scored {
+	react_xform_t xf;
+	int vi;
+	double s;
+} scored_t;
+
+static int cand_cmp(const void *a, const void *b);
+static react_status_t log_cand(react_decide_out_t *out, size_t *cap, const react_xform_t *xf,
+                               double gain, int acc);
+
+/* All candidates of all vertices on G, in priority order (prio, vertex, key). */
+static int cand_cmp_all(const void *a, const void *b)
+{
+	const cand_t *x = a, *y = b;
+	if (x->prio != y->prio) return x->prio < y->prio ? -1 : 1;
+	if (x->vi != y->vi) return x->vi < y->vi ? -1 : 1;
+	return cand_cmp(a, b);
+}
+
+/* Evaluate up to LEVEL_EVALS candidates on G; keep the `keep` best
+ * (ascending estimate) in top[]; *ntop how many.  log: 1 to log them. */
+static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double cur, int log,
+                                 scored_t *top, size_t keep, size_t *ntop)
+{
+	react_status_t st = REACT_OK;
+	size_t ncand = 0, evals = 0;
+	react_pattern_t *Gp = NULL;
+	*ntop = 0;
+	for (size_t xi = 0; xi < b->nv; xi++)
+		if ((st = gen_cands(b->gc, G, &b->vs[xi], (int)xi, &ncand)) != REACT_OK)
+			return st;
+	qsort(*b->gc->cands, ncand, sizeof **b->gc->cands, cand_cmp_all);
+	for (size_t i = 0; i < ncand && evals < LEVEL_EVALS(b->gc->in->trials); i++) {
+		const cand_t *cd = &(*b->gc->cands)[i];
+		double sc;
+		react_status_t cst;
+		react_pattern_destroy(Gp);
+		Gp = NULL;
+		if (b->gc->excluded[cd->xf.x] || b->gc->excluded[cd->xf.y])
+			continue;
+		if ((st = react_pattern_clone(G, &Gp)) != REACT_OK)
+			goto fail;
+		st = react_xform_apply(Gp, &cd->xf);
+		if (st == REACT_EINVAL) {
+			st = REACT_OK;
+			continue; /* would make a self-loop */
+		}
+		if (st != REACT_OK)
+			goto fail;
+		if (react_pattern_equal(Gp, G) || rejected(b->gc->in, react_pattern_hash(Gp)))
+			continue;
+		cst = react_checker_run(b->ck, Gp, NULL);
+		if (cst == REACT_ESEMANTIC)
+			continue; /* not a semantically viable swap */
+		if (cst != REACT_OK) { st = cst; goto fail; }
+		if ((st = b->est(b->ectx, Gp, &sc)) != REACT_OK)
+			goto fail;
+		evals++;
+		if (log && (st = log_cand(b->out, b->logcap, &cd->xf, cur > 0 ? 1.0 - sc / cur : 0.0, 0)) !=
+		           REACT_OK)
+			goto fail;
+		/* insert into the sorted top list */
+		if (*ntop < keep || sc < top[*ntop - 1].s) {
+			size_t k = *ntop < keep ? (*ntop)++ : keep - 1;
+			while (k > 0 && top[k - 1].s > sc) {
+				top[k] = top[k - 1];
+				k--;
+			}
+			top[k].xf = cd->xf;
+			top[k].vi = cd->vi;
+			top[k].s = sc;
+		}
+	}
+fail:
+	react_pattern_destroy(Gp);
+	return st;
+}
+
+static react_status_t take(bsearch_t *b, react_pattern_t *G, const scored_t *m)
+{
+	react_status_t st = react_xform_apply(G, &m->xf);
+	if (st == REACT_OK && b->vs[m->vi].nsteady > 0)
+		b->gc->excluded[b->vs[m->vi].r] = 1;
+	return st;
+}
+
+static void mark_logged(react_decide_out_t *out, size_t from, const react_xform_t *xf)
+{
+	for (size_t i = from; i < out->ncands; i++)
+		if (!memcmp(&out->cands[i].xf, xf, sizeof *xf)) {
+			out->cands[i].accepted = 1;
+			return;
+		}
+}
+
+typedef struct bstate {
+	scored_t mv[16];     /* the moves from the base G, in order */
+	int n;
+	double s;
+	uint64_t h;
+} bstate_t;
+
+static react_status_t replay(const react_pattern_t *G, const bstate_t *st, react_pattern_t **out)
+{
+	react_status_t rc = react_pattern_clone(G, out);
+	for (int i = 0; rc == REACT_OK && i < st->n; i++)
+		rc = react_xform_apply(*out, &st->mv[i].xf);
+	return rc;
+}
+
+static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *curio, int *cio)
+{
+	react_status_t st = REACT_OK;
+	const react_decide_in_t *in = b->gc->in;
+	int depth = in->max_accepted < 16 ? in->max_accepted : 16;
+	bstate_t beam[LOOKAHEAD], next[LOOKAHEAD], best;
+	scored_t top[LOOKAHEAD];
+	size_t nbeam = 1, nnext, ntop;
+	react_pattern_t *P = NULL, *C = NULL;
+	int have_best = 0;
+
+	memset(&beam[0], 0, sizeof beam[0]);
+	beam[0].s = *curio;
+	for (int d = 1; d <= depth; d++) {
+		nnext = 0;
+		for (size_t i = 0; i < nbeam; i++) {
+			react_pattern_destroy(P);
+			P = NULL;
+			if ((st = replay(*Gio, &beam[i], &P)) != REACT_OK)
+				goto fail;
+			if ((st = eval_level(b, P, *curio, d == 1, top, LOOKAHEAD, &ntop)) != REACT_OK)
+				goto fail;
+			for (size_t k = 0; k < ntop; k++) {
+				bstate_t c = beam[i];
+				uint64_t h;
+				size_t pos;
+				int dup = 0;
+				c.mv[c.n++] = top[k];
+				c.s = top[k].s;
+				react_pattern_destroy(C);
+				C = NULL;
+				if ((st = react_pattern_clone(P, &C)) != REACT_OK ||
+				    (st = react_xform_apply(C, &top[k].xf)) != REACT_OK)
+					goto fail;
+				h = react_pattern_hash(C);
+				c.h = h;
+				for (size_t q = 0; q < nnext; q++)
+					dup |= next[q].h == h;
+				if (dup || (nnext == LOOKAHEAD && c.s >= next[nnext - 1].s))
+					continue;
+				pos = nnext < LOOKAHEAD ? nnext++ : LOOKAHEAD - 1;
+				while (pos > 0 && next[pos - 1].s > c.s) {
+					next[pos] = next[pos - 1];
+					pos--;
+				}
+				next[pos] = c;
+			}
+		}
+		if (nnext == 0)
+			break;
+		/* a deeper pattern must beat the best so far by epsilon per extra
+		 * transform: fewer changes are preferred (4.1, challenge 3) */
+		if (next[0].s * (1.0 + in->epsilon) < (have_best ? best.s : *curio)) {
+			best = next[0];
+			have_best = 1;
+		}
+		memcpy(beam, next, nnext * sizeof *next);
+		nbeam = nnext;
+	}
+	if (have_best) {
+		for (int i = 0; i < best.n; i++) {
+			if ((st = take(b, *Gio, &best.mv[i])) != REACT_OK)
+				goto fail;
+			if (i == 0)
+				mark_logged(b->out, 0, &best.mv[i].xf);
+			else if ((st = log_cand(b->out, b->logcap, &best.mv[i].xf,
+			                        1.0 - best.mv[i].s / *curio, 1)) != REACT_OK)
+				goto fail;
+		}
+		*curio = best.s;
+		*cio += best.n;
+	}
+fail:
+	react_pattern_destroy(P);
+	react_pattern_destroy(C);
+	return st;
+}
+
 
 static react_status_t log_cand(react_decide_out_t *out, size_t *cap, const react_xform_t *xf,
                                double gain, int acc)
@@ -219,8 +560,10 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 	patest_t pt;
 	react_pattern_t *Gb = NULL; /* best passing candidate of a vertex (selection best) */
 	int32_t *gl = NULL;
-	size_t ngl, glcap = 0;
+	size_t glcap = 0;
 	int nv_forced = 0;
+	genctx_t gc;
+	bsearch_t bs;
 	double sb = 0;
 
 	memset(&pe, 0, sizeof pe);
@@ -392,8 +735,30 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 	ccap = (size_t)(3 * N + 1);
 
 	/* 3. Algorithm 1.  selection first: the first candidate that passes
-	 * epsilon is taken, K_t trials in all.  selection best: up to K_t trials
-	 * per vertex, the passing one of largest estimated gain is taken. */
+	 * epsilon is taken, K_t trials in all.  selection best: see best_search. */
+	gc.in = in;
+	gc.N = N;
+	gc.excluded = excluded;
+	gc.members = members;
+	gc.rng = rng;
+	gc.cands = &cands;
+	gc.ccap = &ccap;
+	gc.gl = gl;
+	gc.glcap = glcap;
+	gc.nv_forced = nv_forced;
+	if (in->selection == REACT_SEL_BEST) {
+		bs.gc = &gc;
+		bs.vs = vs;
+		bs.nv = nv;
+		bs.ck = ck;
+		bs.est = est;
+		bs.ectx = ectx;
+		bs.out = out;
+		bs.logcap = &logcap;
+		if ((st = best_search(&bs, &G, &cur, &c)) != REACT_OK)
+			goto fail;
+		nv = 0; /* skip the loop below */
+	}
 	size_t ibest = 0;
 	for (size_t xi = 0; xi < nv && (u < in->trials || in->selection == REACT_SEL_BEST) &&
 	                    c < in->max_accepted; xi++) {
@@ -401,67 +766,8 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 		if (in->selection == REACT_SEL_BEST)
 			u = 0;
 		ncand = 0;
-		/* the chunk graphs of x's congested incident flows (in the current
-		 * G): chunk-local and position swaps are tried in each */
-		ngl = 0;
-		for (int side = 0; side < 2; side++) {
-			const size_t *ids;
-			size_t n = side ? react_pattern_rank_out(G, x->t, x->r, &ids)
-			                : (x->t > 0 ? react_pattern_rank_in(G, x->t - 1, x->r, &ids) : 0);
-			for (size_t i = 0; i < n; i++) {
-				int32_t gr = react_pattern_flow_graph(G, ids[i]);
-				int dup = 0;
-				if (in->cong[ids[i]] == REACT_CONG_NONE && !(in->explore_all && nv_forced))
-					continue;
-				for (size_t k = 0; k < ngl; k++)
-					dup |= gl[k] == gr;
-				if (!dup && ngl < glcap)
-					gl[ngl++] = gr;
-			}
-		}
-		if (ngl == 0)
-			gl[ngl++] = x->graph;
-		{
-			size_t need = (2 * ngl + 1) * (size_t)N + 1;
-			if (need > ccap) {
-				cand_t *nc = realloc(cands, need * sizeof *nc);
-				if (!nc) { st = REACT_ENOMEM; goto fail; }
-				cands = nc;
-				ccap = need;
-			}
-		}
-		for (int kind = REACT_XF_POSITION; kind <= REACT_XF_GLOBAL; kind++)
-		for (size_t gi = 0; gi < (kind == REACT_XF_GLOBAL ? 1 : ngl); gi++) {
-			size_t nm = 0;
-			int32_t gr = kind == REACT_XF_GLOBAL ? -1 : gl[gi];
-			if (kind == REACT_XF_POSITION) {
-				if (!in->equiv)
-					continue;
-				nm = react_equiv_members(in->equiv, gr, x->t, x->r, members);
-			} else {
-				for (react_rank_t y = 0; y < N; y++)
-					members[nm++] = y;
-			}
-			for (size_t i = 0; i < nm; i++) {
-				cand_t *cd = &cands[ncand];
-				int lowers = 0;
-				if (members[i] == x->r || excluded[members[i]])
-					continue;
-				cd->xf.kind = (react_xform_kind_t)kind;
-				cd->xf.step = kind == REACT_XF_POSITION ? x->t : 0;
-				cd->xf.x = x->r;
-				cd->xf.y = members[i];
-				cd->xf.graph = gr;
-				if (!react_xform_viable(G, &cd->xf, x->t, x->r, &lowers))
-					continue;
-				/* 5.3.2 / 4.3: swaps that lower the congested vertex's
-				 * degree (green) before the others (yellow), whatever
-				 * their kind; inside a class position > chunk > global */
-				cd->prio = (lowers ? 0 : 3) + kind;
-				cd->key = gsl_rng_get(rng);
-				ncand++;
-			}
-		}
+		if ((st = gen_cands(&gc, G, x, (int)xi, &ncand)) != REACT_OK)
+			goto fail;
 		qsort(cands, ncand, sizeof *cands, cand_cmp);
 		for (size_t i = 0; i < ncand && u < in->trials; i++) {
 			double s, gain;

@@ -27,6 +27,11 @@ struct react_history {
 	int32_t *cnt;       /* N x N */
 };
 
+static double react_min(const double *v, size_t n)
+{
+	return gsl_stats_min(v, 1, n);
+}
+
 static double react_median(double *v, size_t n)
 {
 	gsl_sort(v, 1, n);
@@ -134,10 +139,13 @@ int react_history_epochs(const react_history_t *h) { return h ? h->n : 0; }
  * Learned rates (the "pattern" estimator of decide.c).  A flow's time per
  * byte u is modelled as c0 x max(k(kout) + x_src, k(kin) + y_dst) + c0 z:
  *   c0     the fastest time per byte seen (a flow alone on its path);
- *   k(n)   the effective share of n flows at one endpoint in one step: the
- *          median u / c0 of the flows whose degree is n (flows of one step do
- *          not all overlap, so k(2) is often well below 2); n never seen:
- *          n x k(1);
+ *   k(n)   the effective share of n flows at one endpoint in one step, on
+ *          the sending and on the receiving side apart: the median u / c0
+ *          of the flows with n flows on that side and no more on the other,
+ *          at endpoints found unloaded, within [1, n]
+ *          (flows of one step do not all overlap, so k(2) is often well
+ *          below 2; the smallest, not the median, since most flows may be
+ *          congested); n never seen: k(n - 1), k(1) = 1;
  *   x, y   the sender's egress and the receiver's ingress load in flows
  *          (external traffic): the smallest excess u / c0 - k over the
  *          endpoint's flows, so a rank is blamed only when all its flows
@@ -146,8 +154,93 @@ int react_history_epochs(const react_history_t *h) { return h ? h->n : 0; }
  *          mean over the pair's records; 0 for a pair never seen.
  * Everything comes from the last H epochs of every pattern that ran.
  */
+#define EXPLAIN_TOL 0.25
+
+static double rec_excess(const react_rates_t *r, const hrec_t *q, int out)
+{
+	double e = q->u / r->c0 - react_rates_share(r, out ? q->kout : q->kin, out);
+	return e > 0 ? e : 0;
+}
+
+static react_status_t cover(const react_history_t *h, react_rates_t *r, size_t nrec)
+{
+	size_t N = (size_t)h->N, left = 0;
+	unsigned char *done = calloc(nrec ? nrec : 1, 1);
+	double *capx = malloc(N * sizeof *capx), *capy = malloc(N * sizeof *capy);
+	size_t *cnt = malloc(2 * N * sizeof *cnt);
+	if (!done || !capx || !capy || !cnt) {
+		free(done); free(capx); free(capy); free(cnt);
+		return REACT_ENOMEM;
+	}
+	memcpy(capx, r->x, N * sizeof *capx);
+	memcpy(capy, r->y, N * sizeof *capy);
+	for (size_t i = 0; i < N; i++)
+		r->x[i] = r->y[i] = 0;
+	/* slow records: excess above the tolerance on both sides */
+	{
+		size_t k = 0;
+		for (int i = 0; i < h->n; i++) {
+			int s = (h->head + i) % h->H;
+			for (size_t j = 0; j < h->len[s]; j++, k++) {
+				const hrec_t *q = &h->slot[s][j];
+				done[k] = !(rec_excess(r, q, 1) > EXPLAIN_TOL && rec_excess(r, q, 0) > EXPLAIN_TOL);
+				left += !done[k];
+			}
+		}
+	}
+	while (left > 0) {
+		size_t best = SIZE_MAX, k = 0;
+		memset(cnt, 0, 2 * N * sizeof *cnt);
+		for (int i = 0; i < h->n; i++) {
+			int s = (h->head + i) % h->H;
+			for (size_t j = 0; j < h->len[s]; j++, k++) {
+				const hrec_t *q = &h->slot[s][j];
+				if (done[k])
+					continue;
+				if (r->x[q->src] == 0 && capx[q->src] > EXPLAIN_TOL &&
+				    capx[q->src] >= rec_excess(r, q, 1) - EXPLAIN_TOL)
+					cnt[q->src]++;
+				if (r->y[q->dst] == 0 && capy[q->dst] > EXPLAIN_TOL &&
+				    capy[q->dst] >= rec_excess(r, q, 0) - EXPLAIN_TOL)
+					cnt[N + (size_t)q->dst]++;
+			}
+		}
+		for (size_t e = 0; e < 2 * N; e++)
+			if (cnt[e] && (best == SIZE_MAX || cnt[e] > cnt[best]))
+				best = e;
+		if (best == SIZE_MAX)
+			break;
+		if (best < N)
+			r->x[best] = capx[best];
+		else
+			r->y[best - N] = capy[best - N];
+		k = 0;
+		for (int i = 0; i < h->n; i++) {
+			int s = (h->head + i) % h->H;
+			for (size_t j = 0; j < h->len[s]; j++, k++) {
+				const hrec_t *q = &h->slot[s][j];
+				if (done[k])
+					continue;
+				if ((best < N && (size_t)q->src == best &&
+				     capx[best] >= rec_excess(r, q, 1) - EXPLAIN_TOL) ||
+				    (best >= N && (size_t)q->dst == best - N &&
+				     capy[best - N] >= rec_excess(r, q, 0) - EXPLAIN_TOL)) {
+					done[k] = 1;
+					left--;
+				}
+			}
+		}
+	}
+	free(done);
+	free(capx);
+	free(capy);
+	free(cnt);
+	return REACT_OK;
+}
+
 react_status_t react_history_learn(const react_history_t *h, react_rates_t **out)
 {
+	react_status_t st;
 	react_rates_t *r;
 	size_t nrec = 0, N;
 	double *tmp = NULL;
@@ -171,12 +264,13 @@ react_status_t react_history_learn(const react_history_t *h, react_rates_t **out
 	r->N = h->N;
 	r->maxk = maxk;
 	r->keff = malloc((size_t)(maxk + 1) * sizeof *r->keff);
+	r->keff_in = malloc((size_t)(maxk + 1) * sizeof *r->keff_in);
 	r->x = malloc(N * sizeof *r->x);
 	r->y = malloc(N * sizeof *r->y);
 	r->z = calloc(N * N, sizeof *r->z);
 	r->zn = calloc(N * N, sizeof *r->zn);
 	tmp = malloc((nrec ? nrec : 1) * sizeof *tmp);
-	if (!r->keff || !r->x || !r->y || !r->z || !r->zn || !tmp) {
+	if (!r->keff || !r->keff_in || !r->x || !r->y || !r->z || !r->zn || !tmp) {
 		free(tmp);
 		react_rates_destroy(r);
 		return REACT_ENOMEM;
@@ -189,48 +283,85 @@ react_status_t react_history_learn(const react_history_t *h, react_rates_t **out
 				r->c0 = h->slot[s][j].u;
 	}
 	r->valid = nrec > 0 && r->c0 > 0;
-	for (int32_t k = 0; k <= maxk; k++) {
-		size_t n = 0;
+	/* Two passes: the first takes the smallest u / c0 of each degree (most
+	 * flows may be congested), the second the median over the flows whose
+	 * endpoints the first pass found unloaded (the typical sharing of k
+	 * flows, not the luckiest), then the loads again. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int side = 0; side < 2; side++) {
+			double *ke = side ? r->keff : r->keff_in; /* side 1: out */
+			for (int32_t k = 0; k <= maxk; k++) {
+				size_t n = 0;
+				for (int i = 0; r->valid && i < h->n; i++) {
+					int s = (h->head + i) % h->H;
+					for (size_t j = 0; j < h->len[s]; j++) {
+						const hrec_t *q = &h->slot[s][j];
+						int32_t mine = side ? q->kout : q->kin, other = side ? q->kin : q->kout;
+						/* the flows whose time this side's sharing sets */
+						if (mine != k || other > mine)
+							continue;
+						if (pass == 1 && (r->x[q->src] > 0 || r->y[q->dst] > 0))
+							continue;
+						tmp[n++] = q->u / r->c0;
+					}
+				}
+				if (pass == 0)
+					ke[k] = n ? react_min(tmp, n) : NAN;
+				else if (n)
+					ke[k] = react_median(tmp, n);
+			}
+			/* k flows share at most k ways and at least 1 (a rate above
+			 * the line rate is never seen): a degree whose flows were all
+			 * slow (all at congested ranks) must not make every rank look
+			 * uncongested */
+			ke[0] = 0.0;
+			for (int32_t k = 1; k <= maxk; k++) {
+				if (isnan(ke[k]))
+					ke[k] = k == 1 ? 1.0 : ke[k - 1];
+				if (ke[k] > k)
+					ke[k] = k;
+				if (ke[k] < 1.0)
+					ke[k] = 1.0;
+			}
+		}
+		for (size_t i = 0; i < N; i++)
+			r->x[i] = r->y[i] = NAN;
 		for (int i = 0; r->valid && i < h->n; i++) {
 			int s = (h->head + i) % h->H;
 			for (size_t j = 0; j < h->len[s]; j++) {
 				const hrec_t *q = &h->slot[s][j];
-				if ((q->kout > q->kin ? q->kout : q->kin) == k)
-					tmp[n++] = q->u / r->c0;
+				double ex = q->u / r->c0 - react_rates_share(r, q->kout, 1);
+				double ey = q->u / r->c0 - react_rates_share(r, q->kin, 0);
+				if (ex < 0) ex = 0;
+				if (ey < 0) ey = 0;
+				if (isnan(r->x[q->src]) || ex < r->x[q->src]) r->x[q->src] = ex;
+				if (isnan(r->y[q->dst]) || ey < r->y[q->dst]) r->y[q->dst] = ey;
 			}
 		}
-		r->keff[k] = n ? react_median(tmp, n) : NAN;
-	}
-	if (isnan(r->keff[1]))
-		r->keff[1] = 1.0;
-	r->keff[0] = 0.0;
-	for (int32_t k = 2; k <= maxk; k++)
-		if (isnan(r->keff[k]))
-			r->keff[k] = k * r->keff[1];
-	for (size_t i = 0; i < N; i++)
-		r->x[i] = r->y[i] = NAN;
-	for (int i = 0; r->valid && i < h->n; i++) {
-		int s = (h->head + i) % h->H;
-		for (size_t j = 0; j < h->len[s]; j++) {
-			const hrec_t *q = &h->slot[s][j];
-			double ex = q->u / r->c0 - react_rates_share(r, q->kout);
-			double ey = q->u / r->c0 - react_rates_share(r, q->kin);
-			if (ex < 0) ex = 0;
-			if (ey < 0) ey = 0;
-			if (isnan(r->x[q->src]) || ex < r->x[q->src]) r->x[q->src] = ex;
-			if (isnan(r->y[q->dst]) || ey < r->y[q->dst]) r->y[q->dst] = ey;
+		for (size_t i = 0; i < N; i++) {
+			if (isnan(r->x[i])) r->x[i] = 0;
+			if (isnan(r->y[i])) r->y[i] = 0;
+		}
+		/* x and y so far are caps: an endpoint cannot be more loaded than its
+		 * fastest flow shows.  A slow flow is explained by its sender OR its
+		 * receiver; a rank that receives only from slow senders is not itself
+		 * slow.  So loads are assigned by a greedy cover: the endpoint whose cap
+		 * explains the most still-unexplained slow records (within EXPLAIN_TOL
+		 * flows) takes its cap as its load; repeat until every slow record is
+		 * explained or no endpoint explains one (the rest is the pairs' own
+		 * excess, z below). */
+		if (r->valid && (st = cover(h, r, tmp ? nrec : 0)) != REACT_OK) {
+			free(tmp);
+			react_rates_destroy(r);
+			return st;
 		}
 	}
-	for (size_t i = 0; i < N; i++) {
-		if (isnan(r->x[i])) r->x[i] = 0;
-		if (isnan(r->y[i])) r->y[i] = 0;
-	}
 	for (int i = 0; r->valid && i < h->n; i++) {
 		int s = (h->head + i) % h->H;
 		for (size_t j = 0; j < h->len[s]; j++) {
 			const hrec_t *q = &h->slot[s][j];
-			double a = react_rates_share(r, q->kout) + r->x[q->src];
-			double b = react_rates_share(r, q->kin) + r->y[q->dst];
+			double a = react_rates_share(r, q->kout, 1) + r->x[q->src];
+			double b = react_rates_share(r, q->kin, 0) + r->y[q->dst];
 			double e = q->u / r->c0 - (a > b ? a : b);
 			size_t k = (size_t)q->src * N + (size_t)q->dst;
 			r->z[k] += e > 0 ? e : 0;
@@ -245,20 +376,19 @@ react_status_t react_history_learn(const react_history_t *h, react_rates_t **out
 	return REACT_OK;
 }
 
-double react_rates_share(const react_rates_t *r, int32_t k)
+double react_rates_share(const react_rates_t *r, int32_t k, int out)
 {
+	const double *ke = out ? r->keff : r->keff_in;
 	if (k <= 0)
 		return 0;
-	if (k <= r->maxk)
-		return r->keff[k];
-	return k * r->keff[1];
+	return ke[k <= r->maxk ? k : r->maxk];
 }
 
 double react_rates_flow(const react_rates_t *r, react_rank_t src, react_rank_t dst, int32_t kout,
                         int32_t kin)
 {
-	double a = react_rates_share(r, kout) + r->x[src];
-	double b = react_rates_share(r, kin) + r->y[dst];
+	double a = react_rates_share(r, kout, 1) + r->x[src];
+	double b = react_rates_share(r, kin, 0) + r->y[dst];
 	return r->c0 * ((a > b ? a : b) + r->z[(size_t)src * (size_t)r->N + (size_t)dst]);
 }
 
@@ -272,6 +402,7 @@ void react_rates_destroy(react_rates_t *r)
 	if (!r)
 		return;
 	free(r->keff);
+	free(r->keff_in);
 	free(r->x);
 	free(r->y);
 	free(r->z);
