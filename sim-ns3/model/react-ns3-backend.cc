@@ -78,7 +78,7 @@ Ns3Run(const react_run_cfg_t* cfg, const react_driver_cb_t* cb, char* err, size_
 
 extern "C" {
 
-const react_backend_ops_t react_backend_ns3 = {"ns3", Ns3Run};
+const react_backend_ops_t react_backend_ns3 = {"ns3", Ns3Run, nullptr, nullptr, nullptr};
 
 react_status_t
 react_ns3_run_stats(const react_run_cfg_t* cfg, const react_driver_cb_t* cb,

@@ -5,12 +5,14 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "react/check.h"
 #include "react/driver.h"
 #include "react/generators.h"
 
 typedef struct jstate {
 	react_ctl_t *ctl;         /* REACT on */
-	react_pattern_t *fixed;   /* the generated pattern: baseline, and the controller's start */
+	const react_pattern_t *fixed; /* baseline, and the controller's start */
+	react_pattern_t *owned;   /* the generated pattern when opts->fixed gives none */
 	int on;
 	int64_t epochs;
 	int64_t next;             /* next epoch expected from the backend */
@@ -142,6 +144,32 @@ double react_improvement_pct(double baseline, double react)
 	return baseline > 0 ? 100.0 * (react / baseline - 1.0) : 0.0;
 }
 
+/* A pattern given in opts->fixed for job jc: same shape as the job's
+ * collective, and correct. */
+static react_status_t fixed_ok(const react_job_cfg_t *jc, const react_pattern_t *p, char *err,
+                               size_t errlen)
+{
+	react_check_result_t cr;
+	react_status_t st;
+	if (p->nranks != jc->nranks || p->collective != jc->collective ||
+	    p->message_bytes != jc->message_bytes) {
+		snprintf(err, errlen, "driver: job '%s': the given pattern is %s with %d ranks and "
+		         "%llu bytes, expected %s with %d ranks and %llu bytes", jc->name,
+		         react_collective_name(p->collective), (int)p->nranks,
+		         (unsigned long long)p->message_bytes, react_collective_name(jc->collective),
+		         (int)jc->nranks, (unsigned long long)jc->message_bytes);
+		return REACT_EINVAL;
+	}
+	st = react_pattern_check(p, &cr);
+	if (st == REACT_ESEMANTIC)
+		snprintf(err, errlen, "driver: job '%s': the given pattern fails the semantic check: "
+		         "%s", jc->name, cr.message);
+	else if (st != REACT_OK)
+		snprintf(err, errlen, "driver: job '%s': the given pattern cannot be checked: %s",
+		         jc->name, react_status_str(st));
+	return st;
+}
+
 void react_drive_result_destroy(react_drive_result_t *r)
 {
 	if (!r)
@@ -188,14 +216,21 @@ react_status_t react_drive(const react_backend_ops_t *be, const react_run_cfg_t 
 				goto fail;
 			}
 		js->epochs = jc->epochs;
-		st = react_pattern_generate(jc->collective, jc->algorithm, jc->nranks,
-		                            jc->message_bytes, &js->fixed);
-		if (st != REACT_OK) {
-			snprintf(err, errlen, "driver: job '%s': no pattern for %s %s with %d ranks: %s",
-			         jc->name, react_collective_name(jc->collective),
-			         react_algorithm_name(jc->algorithm), (int)jc->nranks,
-			         react_status_str(st));
-			goto fail;
+		if (opts && opts->fixed && opts->fixed[j]) {
+			if ((st = fixed_ok(jc, opts->fixed[j], err, errlen)) != REACT_OK)
+				goto fail;
+			js->fixed = opts->fixed[j];
+		} else {
+			st = react_pattern_generate(jc->collective, jc->algorithm, jc->nranks,
+			                            jc->message_bytes, &js->owned);
+			if (st != REACT_OK) {
+				snprintf(err, errlen, "driver: job '%s': no pattern for %s %s with %d ranks: "
+				         "%s", jc->name, react_collective_name(jc->collective),
+				         react_algorithm_name(jc->algorithm), (int)jc->nranks,
+				         react_status_str(st));
+				goto fail;
+			}
+			js->fixed = js->owned;
 		}
 		js->on = opts && opts->react_on ? opts->react_on[j] : 0;
 		if (js->on) {
@@ -223,7 +258,10 @@ react_status_t react_drive(const react_backend_ops_t *be, const react_run_cfg_t 
 
 	react_driver_cb_t cb = {&d, cb_pattern_for, cb_epoch_done};
 	char berr[512] = "";
-	st = be->run(cfg, &cb, berr, sizeof berr);
+	if (opts && opts->backend_state && be->run_prepared)
+		st = be->run_prepared(opts->backend_state, cfg, &cb, berr, sizeof berr);
+	else
+		st = be->run(cfg, &cb, berr, sizeof berr);
 	if (st != REACT_OK) {
 		if (d.cb_err[0])
 			snprintf(err, errlen, "%s", d.cb_err);
@@ -283,7 +321,7 @@ fail:
 	react_drive_result_destroy(res);
 	for (int32_t j = 0; d.js && j < cfg->njobs; j++) {
 		react_ctl_destroy(d.js[j].ctl);
-		react_pattern_destroy(d.js[j].fixed);
+		react_pattern_destroy(d.js[j].owned);
 	}
 	free(d.js);
 	free(d.recs);

@@ -131,6 +131,7 @@ typedef struct sim {
 	const react_run_cfg_t *cfg;
 	const react_topology_t *t;
 	react_routing_t *rt;
+	int rt_shared;        /* rt belongs to a prepared state: not freed here */
 	int32_t maxhops, ndl;
 	double *cap;          /* per directed link, bytes/s */
 	double *ldelay;       /* per directed link */
@@ -1278,7 +1279,8 @@ static void sim_free(sim_t *s)
 			free(J->succ_off); free(J->succ); free(J->paths);
 		}
 	free(s->js);
-	react_routing_destroy(s->rt);
+	if (!s->rt_shared)
+		react_routing_destroy(s->rt);
 	free(s->cap); free(s->ldelay); free(s->nqext); free(s->lround); free(s->heap); free(s->act);
 	free(s->ext_paths); free(s->ext_off);
 	if (s->lf)
@@ -1298,8 +1300,8 @@ static void sim_free(sim_t *s)
 }
 
 static react_status_t flowsim_run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
-                                  int window, react_flowsim_stats_t *stats, char *err,
-                                  size_t errlen)
+                                  int window, react_routing_t *shared_rt,
+                                  react_flowsim_stats_t *stats, char *err, size_t errlen)
 {
 	react_status_t st;
 	sim_t s;
@@ -1324,8 +1326,12 @@ static react_status_t flowsim_run(const react_run_cfg_t *cfg, const react_driver
 	s.t = cfg->topo;
 	s.err = err;
 	s.errlen = errlen;
-	if ((st = react_routing_create(s.t, &s.rt, err, errlen)))
+	if (shared_rt) {
+		s.rt = shared_rt;
+		s.rt_shared = 1;
+	} else if ((st = react_routing_create(s.t, &s.rt, err, errlen))) {
 		goto fail;
+	}
 	s.maxhops = react_routing_diameter(s.rt) > 0 ? react_routing_diameter(s.rt) : 1;
 	s.ndl = 2 * s.t->nlinks;
 	size_t nd = (size_t)s.ndl + 1;
@@ -1464,13 +1470,13 @@ fail:
 react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
                                  react_flowsim_stats_t *stats, char *err, size_t errlen)
 {
-	return flowsim_run(cfg, cb, 0, stats, err, errlen);
+	return flowsim_run(cfg, cb, 0, NULL, stats, err, errlen);
 }
 
 react_status_t react_flowsim_run_dctcp(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
                                        react_flowsim_stats_t *stats, char *err, size_t errlen)
 {
-	return flowsim_run(cfg, cb, 1, stats, err, errlen);
+	return flowsim_run(cfg, cb, 1, NULL, stats, err, errlen);
 }
 
 static react_status_t run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb, char *err,
@@ -1485,5 +1491,63 @@ static react_status_t run_dctcp(const react_run_cfg_t *cfg, const react_driver_c
 	return react_flowsim_run_dctcp(cfg, cb, NULL, err, errlen);
 }
 
-const react_backend_ops_t react_backend_flow = {"flow", run};
-const react_backend_ops_t react_backend_dctcp = {"dctcp", run_dctcp};
+/* Prepared state: the routing tables, which depend on the topology only
+ * (degraded links change capacities, not paths). */
+typedef struct prepared {
+	const react_topology_t *t;
+	react_routing_t *rt;
+} prepared_t;
+
+static react_status_t prepare(const react_topology_t *t, void **state, char *err, size_t errlen)
+{
+	prepared_t *p = calloc(1, sizeof *p);
+	react_status_t st;
+	*state = NULL;
+	if (!p)
+		return REACT_ENOMEM;
+	p->t = t;
+	if ((st = react_routing_create(t, &p->rt, err, errlen))) {
+		free(p);
+		return st;
+	}
+	*state = p;
+	return REACT_OK;
+}
+
+static void release(void *state)
+{
+	prepared_t *p = state;
+	if (!p)
+		return;
+	react_routing_destroy(p->rt);
+	free(p);
+}
+
+static react_status_t run_prepared_w(void *state, const react_run_cfg_t *cfg,
+                                     const react_driver_cb_t *cb, int window, char *err,
+                                     size_t errlen)
+{
+	prepared_t *p = state;
+	if (!p || !cfg || cfg->topo != p->t) {
+		snprintf(err, errlen, "%s backend: the prepared state belongs to another topology",
+		         window ? "dctcp" : "flow");
+		return REACT_EINVAL;
+	}
+	return flowsim_run(cfg, cb, window, p->rt, NULL, err, errlen);
+}
+
+static react_status_t run_prepared(void *state, const react_run_cfg_t *cfg,
+                                   const react_driver_cb_t *cb, char *err, size_t errlen)
+{
+	return run_prepared_w(state, cfg, cb, 0, err, errlen);
+}
+
+static react_status_t run_prepared_dctcp(void *state, const react_run_cfg_t *cfg,
+                                         const react_driver_cb_t *cb, char *err, size_t errlen)
+{
+	return run_prepared_w(state, cfg, cb, 1, err, errlen);
+}
+
+const react_backend_ops_t react_backend_flow = {"flow", run, prepare, run_prepared, release};
+const react_backend_ops_t react_backend_dctcp = {"dctcp", run_dctcp, prepare, run_prepared_dctcp,
+                                                 release};

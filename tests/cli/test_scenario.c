@@ -346,7 +346,7 @@ static react_status_t fake_run(const react_run_cfg_t *cfg, const react_driver_cb
 	return REACT_OK;
 }
 
-static const react_backend_ops_t fake_backend = {"fake", fake_run};
+static const react_backend_ops_t fake_backend = {"fake", fake_run, NULL, NULL, NULL};
 
 Test(driver, baseline_records_and_summary)
 {

@@ -86,6 +86,16 @@ typedef struct react_backend_ops {
 	 * readable reason on failure. */
 	react_status_t (*run)(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
 	                      char *err, size_t errlen);
+	/* Optional (NULL when a backend has none): state that depends on the
+	 * topology only (the flow-level backends: routing tables), made once for
+	 * many runs on one topology, as the oracle's search does.
+	 * run_prepared(state, cfg, ...) gives exactly what run(cfg, ...) gives
+	 * when cfg->topo is the topology prepared (REACT_EINVAL for another). */
+	react_status_t (*prepare)(const react_topology_t *t, void **state, char *err,
+	                          size_t errlen);
+	react_status_t (*run_prepared)(void *state, const react_run_cfg_t *cfg,
+	                               const react_driver_cb_t *cb, char *err, size_t errlen);
+	void (*release)(void *state);
 } react_backend_ops_t;
 
 /* The embedded default (flow-level fluid model); always present. */

@@ -82,6 +82,18 @@ typedef struct react_drive_opts {
 	 * (e.g. to write an FCT trace); non-OK aborts the run with that status. */
 	react_status_t (*on_epoch)(void *ctx, const react_epoch_report_t *rep);
 	void *on_epoch_ctx;
+	/* in, per job, may be NULL or hold NULLs (NULL: the generated pattern):
+	 * the pattern the job runs instead of its generated one, i.e. its fixed
+	 * pattern when REACT is off and the controller's initial pattern when it
+	 * is on.  It must have the job's ranks, collective and message size and
+	 * pass the semantic check (react_checker_run); otherwise REACT_EINVAL
+	 * (REACT_ESEMANTIC for a failed check) with err naming the job.  Not
+	 * copied: it must outlive the call. */
+	const react_pattern_t *const *fixed;
+	/* in, may be NULL: state from be->prepare for cfg->topo; the run then
+	 * goes through be->run_prepared (same results, without rebuilding what
+	 * depends on the topology only). */
+	void *backend_state;
 } react_drive_opts_t;
 
 /* Run cfg on backend be.  opts may be NULL (all REACT off, no warm-up).
