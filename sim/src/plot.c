@@ -126,6 +126,8 @@ react_status_t react_plot_sweep(const char *out, const react_scenario_t *s, int 
 	int cx = col_of(hdr, nh, react_scenario_axis_name(s, xi));
 	int cs = si != SIZE_MAX ? col_of(hdr, nh, react_scenario_axis_name(s, si)) : -1;
 	int cj = col_of(hdr, nh, "job"), cy = col_of(hdr, nh, "improvement_mean_pct");
+	/* a sweep with --oracle: the oracle's improvement beside REACT's */
+	int co = col_of(hdr, nh, "oracle_impr_pct");
 	if (cx < 0 || cj < 0 || cy < 0) {
 		snprintf(err, errlen, "%s: missing columns for the plot", path);
 		st = REACT_EPARSE;
@@ -147,7 +149,7 @@ react_status_t react_plot_sweep(const char *out, const react_scenario_t *s, int 
 	}
 	for (size_t j = 0; j < jobs.n; j++) {
 		uniq_t xs = {0}, ss = {0};
-		sb_t dat = {0}, mean = {0}, gp = {0};
+		sb_t dat = {0}, mean = {0}, gp = {0}, omean = {0};
 		for (size_t r = 1; r < nrows; r++) {
 			if ((int)nf[r] <= cy || strcmp(fld[r][cj], jobs.v[j]))
 				continue;
@@ -158,8 +160,10 @@ react_status_t react_plot_sweep(const char *out, const react_scenario_t *s, int 
 		for (size_t k = 0; k < ss.n; k++) {
 			sb_printf(&dat, "# series %s\n", ss.v[k]);
 			sb_printf(&mean, "# series %s\n", ss.v[k]);
+			if (co >= 0)
+				sb_printf(&omean, "# series %s\n", ss.v[k]);
 			for (size_t x = 0; x < xs.n; x++) {
-				double sum = 0;
+				double sum = 0, osum = 0;
 				int cnt = 0;
 				for (size_t r = 1; r < nrows; r++) {
 					if ((int)nf[r] <= cy || strcmp(fld[r][cj], jobs.v[j]) ||
@@ -169,21 +173,28 @@ react_status_t react_plot_sweep(const char *out, const react_scenario_t *s, int 
 					double y = atof(fld[r][cy]);
 					sb_printf(&dat, "%zu %s %.3f\n", x, xs.v[x], y);
 					sum += y;
+					if (co >= 0 && (int)nf[r] > co)
+						osum += atof(fld[r][co]);
 					cnt++;
 				}
 				if (cnt)
 					sb_printf(&mean, "%zu %s %.3f\n", x, xs.v[x], sum / cnt);
+				if (cnt && co >= 0)
+					sb_printf(&omean, "%zu %s %.3f\n", x, xs.v[x], osum / cnt);
 			}
 			sb_printf(&dat, "\n\n");
 			sb_printf(&mean, "\n\n");
+			if (co >= 0)
+				sb_printf(&omean, "\n\n");
 		}
-		char base[4400], name[80], datp[4500], meanp[4500], gpp[4500], logp[4500];
+		char base[4400], name[80], datp[4500], meanp[4500], gpp[4500], logp[4500], omeanp[4500];
 		snprintf(name, sizeof name, "plot-%.60s", jobs.v[j]);
 		snprintf(base, sizeof base, "%.4300s/%s", out, name);
 		snprintf(datp, sizeof datp, "%s.dat", base);
 		snprintf(meanp, sizeof meanp, "%s-mean.dat", base);
 		snprintf(gpp, sizeof gpp, "%s.gp", base);
 		snprintf(logp, sizeof logp, "%s.log", base);
+		snprintf(omeanp, sizeof omeanp, "%s-oracle.dat", base);
 		const char *xname = react_scenario_axis_name(s, xi);
 		const char *sname = si != SIZE_MAX ? react_scenario_axis_name(s, si) : NULL;
 		for (int term = 0; term < 2; term++) {
@@ -196,8 +207,8 @@ react_status_t react_plot_sweep(const char *out, const react_scenario_t *s, int 
 			if (term == 0) {
 				sb_printf(&gp, "set title ");
 				char t[300];
-				snprintf(t, sizeof t, "%s: job %s, REACT vs baseline", react_scenario_name(s),
-				         jobs.v[j]);
+				snprintf(t, sizeof t, "%s: job %s, REACT%s vs baseline", react_scenario_name(s),
+				         jobs.v[j], co >= 0 ? " and the oracle" : "");
 				gp_quote(&gp, t);
 				sb_printf(&gp, " noenhanced\nset xlabel ");
 				gp_quote(&gp, xname);
@@ -230,14 +241,24 @@ react_status_t react_plot_sweep(const char *out, const react_scenario_t *s, int 
 				snprintf(title, sizeof title, "mean%s%s", sname ? ", " : "",
 				         sname ? ss.v[k] : "");
 				gp_quote(&gp, title);
+				if (co >= 0) {
+					sb_printf(&gp, ", '%s-oracle.dat' index %zu using ($1%+.3f):3 with linespoints "
+					               "pt 4 ps 1.4 lw 2 dt 2 lc %zu title ", name, k, off, k + 1);
+					snprintf(title, sizeof title, "oracle mean%s%s", sname ? ", " : "",
+					         sname ? ss.v[k] : "");
+					gp_quote(&gp, title);
+				}
 			}
 			sb_printf(&gp, "\n");
 		}
 		char *d = sb_take(&dat), *m = sb_take(&mean), *g = sb_take(&gp);
-		if (!d || !m || !g) {
+		char *om = co >= 0 ? sb_take(&omean) : NULL;
+		if (!d || !m || !g || (co >= 0 && !om)) {
 			st = REACT_ENOMEM;
 		} else if ((st = react_write_atomic(datp, d, strlen(d), err, errlen)) == REACT_OK &&
 		           (st = react_write_atomic(meanp, m, strlen(m), err, errlen)) == REACT_OK &&
+		           (!om || (st = react_write_atomic(omeanp, om, strlen(om), err, errlen)) ==
+		                       REACT_OK) &&
 		           (st = react_write_atomic(gpp, g, strlen(g), err, errlen)) == REACT_OK) {
 			if (run_gnuplot(out, strrchr(gpp, '/') + 1, logp) == 0 && made)
 				*made += 2;
@@ -245,6 +266,7 @@ react_status_t react_plot_sweep(const char *out, const react_scenario_t *s, int 
 		free(d);
 		free(m);
 		free(g);
+		free(om);
 		uniq_free(&xs);
 		uniq_free(&ss);
 		if (st != REACT_OK)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "react/generators.h"
+#include "react/oracle.h"
 #include "react/pattern_io.h"
 #include "react/results.h"
 #include "react/trace.h"
@@ -78,7 +79,7 @@ static void fnv_i64(fnv_t *f, int64_t v) { fnv_bytes(f, &v, sizeof v); }
 static void fnv_dbl(fnv_t *f, double v) { fnv_bytes(f, &v, sizeof v); }
 static void fnv_str(fnv_t *f, const char *s) { fnv_bytes(f, s, strlen(s) + 1); }
 
-uint64_t react_config_fingerprint(const react_config_t *cfg)
+static uint64_t config_fp(const react_config_t *cfg, int with_params)
 {
 	fnv_t f = {1469598103934665603ull};
 	const react_run_cfg_t *r = &cfg->run;
@@ -111,6 +112,8 @@ uint64_t react_config_fingerprint(const react_config_t *cfg)
 		fnv_dbl(&f, jc->start_s);
 		fnv_i64(&f, cfg->react_on[j]);
 		fnv_i64(&f, cfg->warmup[j]);
+		if (!with_params)
+			continue;
 		fnv_i64(&f, p->batch_epochs);
 		fnv_dbl(&f, p->delta1);
 		fnv_dbl(&f, p->delta2);
@@ -142,6 +145,16 @@ uint64_t react_config_fingerprint(const react_config_t *cfg)
 	fnv_i64(&f, r->mtu);
 	fnv_i64(&f, (int64_t)r->seed);
 	return f.h;
+}
+
+uint64_t react_config_fingerprint(const react_config_t *cfg)
+{
+	return config_fp(cfg, 1);
+}
+
+uint64_t react_config_fingerprint_noparams(const react_config_t *cfg)
+{
+	return config_fp(cfg, 0);
 }
 
 /* ---- runs.csv ---- */
@@ -212,6 +225,19 @@ char *react_epochs_csv_text(const react_config_t *cfg, const react_pair_result_t
 			          r->start_s, r->time_s, r->algbw_gbps, r->pattern_hash, r->changed);
 		}
 	return sb_take(&b);
+}
+
+size_t csv_field_offset(const char *line, size_t k)
+{
+	size_t i = 0, f = 0;
+	int q = 0;
+	for (; line[i] && f < k; i++) {
+		if (line[i] == '"')
+			q = !q;
+		else if (line[i] == ',' && !q)
+			f++;
+	}
+	return f == k ? i : strlen(line);
 }
 
 /* Split one CSV line in place (quotes supported); returns the field count. */
@@ -363,6 +389,17 @@ fail:
 	free(text);
 	react_epoch_table_destroy(t);
 	return st;
+}
+
+react_status_t react_read_file_text(const char *path, char **out, char *err, size_t errlen)
+{
+	return react_read_file(path, out, NULL, err, errlen);
+}
+
+react_status_t react_write_file_atomic(const char *path, const char *text, char *err,
+                                       size_t errlen)
+{
+	return react_write_atomic(path, text, strlen(text), err, errlen);
 }
 
 /* ---- run directories ---- */
@@ -558,9 +595,23 @@ react_status_t react_run_dir_make(const char *out, const react_scenario_t *s,
 			b.failed = 1;
 		free(h);
 		free(rows);
-		if ((st = write_text(tmp, "summary.csv", sb_take(&b), err, errlen)) != REACT_OK)
+		char *text = sb_take(&b);
+		if (text && o && o->oracle) {
+			char *with = react_summary_add_oracle(text, cfg, o->oracle);
+			free(text);
+			if (!with) {
+				snprintf(err, errlen, "%s: cannot add the oracle columns to summary.csv", tmp);
+				st = REACT_EINVAL;
+				goto fail;
+			}
+			text = with;
+		}
+		if ((st = write_text(tmp, "summary.csv", text, err, errlen)) != REACT_OK)
 			goto fail;
 	}
+	if (o && o->oracle && (st = react_oracle_files_write(tmp, cfg, o->oracle, err, errlen)) !=
+	                          REACT_OK)
+		goto fail;
 	if ((st = write_text(tmp, "config.txt", config_text(cfg), err, errlen)) != REACT_OK)
 		goto fail;
 	react_rmtree(final);
@@ -597,12 +648,23 @@ fail:
 react_status_t react_runs_csv_assemble(const char *out, const react_scenario_t *s, char *err,
                                        size_t errlen)
 {
+	return react_runs_csv_assemble_ex(out, s, 0, err, errlen);
+}
+
+/* The oracle columns are the last three of a summary that has them. */
+#define ORACLE_COLUMNS 3
+
+react_status_t react_runs_csv_assemble_ex(const char *out, const react_scenario_t *s, int oracle,
+                                          char *err, size_t errlen)
+{
 	sb_t b = {0};
 	react_status_t st = REACT_OK;
 	char *h = react_runs_csv_header(s);
 	if (!h)
 		return REACT_ENOMEM;
-	sb_printf(&b, "%s", h);
+	if (oracle)
+		h[strcspn(h, "\n")] = 0;
+	sb_printf(&b, "%s%s", h, oracle ? ",oracle_mean_gbps,oracle_impr_pct,captured\n" : "");
 	free(h);
 	for (size_t i = 0; i < react_scenario_nconfigs(s); i++) {
 		char p[4200], *text = NULL;
@@ -611,9 +673,26 @@ react_status_t react_runs_csv_assemble(const char *out, const react_scenario_t *
 			free(sb_take(&b));
 			return st;
 		}
+		int has = react_summary_has_oracle(text);
 		char *body = strchr(text, '\n');
-		if (body)
+		if (oracle && !has) {
+			snprintf(err, errlen, "%s: no oracle columns (expected oracle_mean_gbps, "
+			         "oracle_impr_pct, captured)", p);
+			free(text);
+			free(sb_take(&b));
+			return REACT_EPARSE;
+		}
+		if (body && (oracle || !has)) {
 			sb_printf(&b, "%s", body + 1);
+		} else if (body) {
+			/* a run made with --oracle, assembled without: drop the columns */
+			size_t nf = 1;
+			for (char *c = text; c < body; c++)
+				nf += *c == ',';
+			char *save = NULL;
+			for (char *l = strtok_r(body + 1, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+				sb_printf(&b, "%.*s\n", (int)(csv_field_offset(l, nf - ORACLE_COLUMNS) - 1), l);
+		}
 		free(text);
 	}
 	char p[4200];

@@ -3,6 +3,7 @@
 #define REACT_RESULTS_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct sb {
 	char *buf;
@@ -14,6 +15,14 @@ typedef struct sb {
 int sb_printf(sb_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The text (malloc'd, caller frees) or NULL after a failure; b is emptied. */
 char *sb_take(sb_t *b);
+/* react_config_fingerprint without the REACT parameters (the controller's
+ * tunables): what the oracle's result depends on. */
+struct react_config;
+uint64_t react_config_fingerprint_noparams(const struct react_config *cfg);
+
+/* Byte offset in line of the start of field k (quotes respected); the
+ * length of the line when it has k fields or fewer. */
+size_t csv_field_offset(const char *line, size_t k);
 /* Split one CSV line in place (double quotes supported); returns the field count. */
 size_t csv_split(char *line, char **fields, size_t max);
 

@@ -38,9 +38,16 @@ char *react_runs_csv_header(const react_scenario_t *s);
 char *react_runs_csv_rows(const react_scenario_t *s, const react_config_t *cfg,
                           const react_pair_result_t *pr);
 
+struct react_oracle_files;
+
 typedef struct react_run_write_opts {
 	int trace;  /* 1: write trace-<job>.jsonl of the REACT run */
 	const react_backend_ops_t *backend;
+	/* NULL, or the oracle's files for this configuration (react/oracle.h):
+	 * written into the run directory (oracle.csv, oracle-<job>.json), and
+	 * summary.csv gets the columns oracle_mean_gbps, oracle_impr_pct,
+	 * captured. */
+	const struct react_oracle_files *oracle;
 } react_run_write_opts_t;
 
 /* 1 when OUT/runs/<cfg->id> is complete and was made from a configuration
@@ -57,6 +64,13 @@ react_status_t react_run_dir_make(const char *out, const react_scenario_t *s,
  * OUT/runs.csv (atomically).  REACT_EIO naming a missing run directory. */
 react_status_t react_runs_csv_assemble(const char *out, const react_scenario_t *s, char *err,
                                        size_t errlen);
+/* The same; oracle = 1: with the columns oracle_mean_gbps, oracle_impr_pct,
+ * captured, which every summary must have (REACT_EPARSE naming the file
+ * otherwise); oracle = 0: summaries that have them (made by a sweep with
+ * --oracle) contribute their rows without them, so runs.csv is the same as
+ * from a sweep that never ran the oracle. */
+react_status_t react_runs_csv_assemble_ex(const char *out, const react_scenario_t *s, int oracle,
+                                          char *err, size_t errlen);
 
 /* Write epochs.csv text for both runs of a pair (malloc'd). */
 char *react_epochs_csv_text(const react_config_t *cfg, const react_pair_result_t *pr);
@@ -80,6 +94,14 @@ typedef struct react_epoch_table {
 react_status_t react_epochs_csv_read(const char *path, react_epoch_table_t **out, char *err,
                                      size_t errlen);
 void react_epoch_table_destroy(react_epoch_table_t *t);
+
+/* Read a whole text file: *out malloc'd, NUL-terminated.  REACT_EIO with
+ * err naming the path. */
+react_status_t react_read_file_text(const char *path, char **out, char *err, size_t errlen);
+/* Write NUL-terminated text to path atomically (temporary file in the same
+ * directory, then rename).  REACT_EIO with err naming the path. */
+react_status_t react_write_file_atomic(const char *path, const char *text, char *err,
+                                       size_t errlen);
 
 /* Remove a file or a directory tree (best effort; used to discard a
  * half-written run directory). */
