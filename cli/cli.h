@@ -18,5 +18,6 @@ int react_cmd_sweep(int argc, char **argv);            /* cmd_sim.c */
 int react_cmd_regress(int argc, char **argv);          /* cmd_sim.c */
 int react_cmd_compare(int argc, char **argv);          /* cmd_sim.c */
 int react_cmd_compare_backends(int argc, char **argv); /* cmd_backends.c */
+int react_cmd_oracle(int argc, char **argv);           /* cmd_oracle.c */
 
 #endif

@@ -18,109 +18,11 @@
 
 #include "backends.h"
 #include "cli.h"
+#include "simopts.h"
 #include "react/driver.h"
+#include "react/oracle.h"
 #include "react/results.h"
 #include "react/scenario.h"
-
-/* ---- shared option handling ---- */
-
-typedef struct common_opts {
-	const char *path;
-	const char *backend;   /* --backend, or NULL */
-	const char *sets[64];  /* --set KEY=VALUE */
-	int nsets;
-} common_opts_t;
-
-/* Handles --backend and --set; returns 1 when argv[*i] was one of them,
- * -1 on a malformed option. */
-static int common_opt(const char *cmd, common_opts_t *o, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i];
-	if (!strcmp(a, "--backend") || !strcmp(a, "--set")) {
-		if (*i + 1 >= argc) {
-			fprintf(stderr, "react %s: %s needs a value\n", cmd, a);
-			return -1;
-		}
-		const char *v = argv[++*i];
-		if (!strcmp(a, "--backend")) {
-			o->backend = v;
-		} else {
-			if (!strchr(v, '=') || o->nsets == 64) {
-				fprintf(stderr, "react %s: --set expects KEY=VALUE, got '%s'\n", cmd, v);
-				return -1;
-			}
-			o->sets[o->nsets++] = v;
-		}
-		return 1;
-	}
-	if (!strncmp(a, "--backend=", 10)) {
-		o->backend = a + 10;
-		return 1;
-	}
-	if (!strncmp(a, "--set=", 6)) {
-		if (!strchr(a + 6, '=') || o->nsets == 64) {
-			fprintf(stderr, "react %s: --set expects KEY=VALUE, got '%s'\n", cmd, a + 6);
-			return -1;
-		}
-		o->sets[o->nsets++] = a + 6;
-		return 1;
-	}
-	return 0;
-}
-
-static react_scenario_t *load_scenario(const char *cmd, const common_opts_t *o)
-{
-	char err[2048];
-	react_scenario_t *s = NULL;
-	if (react_scenario_load(o->path, &s, err, sizeof err) != REACT_OK) {
-		fprintf(stderr, "react %s: %s\n", cmd, err);
-		return NULL;
-	}
-	for (int i = 0; i < o->nsets; i++) {
-		char key[256];
-		const char *eq = strchr(o->sets[i], '=');
-		size_t kl = (size_t)(eq - o->sets[i]);
-		if (kl >= sizeof key)
-			kl = sizeof key - 1;
-		memcpy(key, o->sets[i], kl);
-		key[kl] = 0;
-		if (react_scenario_set(s, key, eq + 1, err, sizeof err) != REACT_OK) {
-			fprintf(stderr, "react %s: %s\n", cmd, err);
-			react_scenario_destroy(s);
-			return NULL;
-		}
-	}
-	return s;
-}
-
-/* The backend of configuration cfg: --backend wins over the scenario. */
-static const react_backend_ops_t *backend_of(const char *cmd, const react_scenario_t *s,
-                                             const common_opts_t *o, const char *cfg_backend)
-{
-	char err[1024], where[700];
-	const char *name = o->backend ? o->backend : cfg_backend;
-	if (o->backend)
-		snprintf(where, sizeof where, "--backend");
-	else
-		snprintf(where, sizeof where, "%s: field 'backend'", react_scenario_backend_where(s));
-	const react_backend_ops_t *b = react_cli_backend_for(name, where, err, sizeof err);
-	if (!b)
-		fprintf(stderr, "react %s: %s\n", cmd, err);
-	return b;
-}
-
-static int parse_count(const char *cmd, const char *opt, const char *v, long *out, long min)
-{
-	char *end;
-	errno = 0;
-	long x = strtol(v, &end, 10);
-	if (errno || end == v || *end || x < min) {
-		fprintf(stderr, "react %s: %s expects an integer >= %ld, got '%s'\n", cmd, opt, min, v);
-		return -1;
-	}
-	*out = x;
-	return 0;
-}
 
 /* ---- react run ---- */
 
@@ -141,7 +43,7 @@ static void run_usage(FILE *f)
 	        "exit: 0 done, 2 bad input or a failed run\n");
 }
 
-static void print_config(const react_scenario_t *s, const react_config_t *cfg, const char *be)
+void cli_print_config(const react_scenario_t *s, const react_config_t *cfg, const char *be)
 {
 	const react_run_cfg_t *r = &cfg->run;
 	printf("scenario %s, configuration %zu of %zu%s%s (backend %s, seed %" PRIu64 ")\n",
@@ -224,7 +126,7 @@ int react_cmd_run(int argc, char **argv)
 	char err[2048];
 
 	for (int i = 1; i < argc; i++) {
-		int c = common_opt("run", &o, argc, argv, &i);
+		int c = cli_common_opt("run", &o, argc, argv, &i);
 		if (c < 0)
 			return 2;
 		if (c)
@@ -233,7 +135,7 @@ int react_cmd_run(int argc, char **argv)
 			run_usage(stdout);
 			return 0;
 		} else if (!strcmp(argv[i], "--config") && i + 1 < argc) {
-			if (parse_count("run", "--config", argv[++i], &cfgi, 0))
+			if (cli_parse_count("run", "--config", argv[++i], &cfgi, 0))
 				return 2;
 		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
 			out = argv[++i];
@@ -251,7 +153,7 @@ int react_cmd_run(int argc, char **argv)
 		run_usage(stderr);
 		return 2;
 	}
-	if (!(s = load_scenario("run", &o)))
+	if (!(s = cli_load_scenario("run", &o)))
 		return 2;
 	if ((size_t)cfgi >= react_scenario_nconfigs(s)) {
 		fprintf(stderr, "react run: --config %ld: expected 0..%zu (the scenario has %zu "
@@ -263,13 +165,13 @@ int react_cmd_run(int argc, char **argv)
 		fprintf(stderr, "react run: %s\n", err);
 		goto done;
 	}
-	const react_backend_ops_t *be = backend_of("run", s, &o, cfg->backend);
+	const react_backend_ops_t *be = cli_backend_of("run", s, &o, cfg->backend);
 	if (!be)
 		goto done;
-	print_config(s, cfg, be->name);
+	cli_print_config(s, cfg, be->name);
 	react_status_t st;
 	if (out) {
-		react_run_write_opts_t wo = {trace, be};
+		react_run_write_opts_t wo = {.trace = trace, .backend = be};
 		st = react_run_dir_make(out, s, cfg, &wo, &pr, err, sizeof err);
 	} else {
 		st = react_run_pair(be, cfg, NULL, &pr, err, sizeof err);
@@ -297,6 +199,7 @@ static void sweep_usage(FILE *f)
 	fprintf(f,
 	        "usage: react sweep SCENARIO [-j N] [-o DIR] [--backend flow|dctcp|ns3]\n"
 	        "                   [--set KEY=VALUE]... [--trace] [--no-plot] [--quiet]\n"
+	        "                   [--oracle [--oracle-cache DIR] [--oracle-opt KEY=VALUE]...]\n"
 	        "  Runs every configuration of SCENARIO (the cross product of its swept\n"
 	        "  fields), baseline and REACT each, and writes (default DIR: results/<name>):\n"
 	        "    DIR/runs.csv              one row per configuration and job\n"
@@ -305,6 +208,14 @@ static void sweep_usage(FILE *f)
 	        "    DIR/plot-<job>.png/.svg   improvement per swept value (gnuplot)\n"
 	        "  A rerun skips configurations whose run directory is complete.\n"
 	        "  -j N   run N configurations in parallel processes (same results as -j 1)\n"
+	        "  --oracle  also search each configuration's oracle, the best fixed pattern\n"
+	        "            REACT's moves reach (docs/oracle.md): runs/<id>/oracle.csv and\n"
+	        "            oracle-<job>.json, and the columns oracle_mean_gbps,\n"
+	        "            oracle_impr_pct, captured in runs.csv and summary.csv; a stored\n"
+	        "            oracle result with the same oracle fingerprint (configuration\n"
+	        "            without REACT's parameters, search options) is reused\n"
+	        "  --oracle-cache DIR      also keep and look up oracle results in DIR/<fingerprint>/\n"
+	        "  --oracle-opt KEY=VALUE  a search knob (react oracle --help lists them)\n"
 	        "exit: 0 done, 2 bad input or a failed run\n");
 }
 
@@ -312,14 +223,11 @@ typedef struct sweep_opts {
 	const char *out;
 	long jobs;
 	int trace, plot, quiet;
+	int oracle;                 /* --oracle */
+	const char *oracle_cache;   /* --oracle-cache DIR, or NULL */
+	react_oracle_opts_t oopts;  /* --oracle-opt */
 } sweep_opts_t;
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 typedef struct progress {
 	const char *name;
@@ -328,28 +236,17 @@ typedef struct progress {
 	int tty, quiet;
 } progress_t;
 
-static void fmt_dur(double s, char *buf, size_t n)
-{
-	if (s < 0 || !isfinite(s))
-		snprintf(buf, n, "?");
-	else if (s < 60)
-		snprintf(buf, n, "%.0fs", s);
-	else if (s < 3600)
-		snprintf(buf, n, "%dm%02ds", (int)s / 60, (int)s % 60);
-	else
-		snprintf(buf, n, "%dh%02dm", (int)s / 3600, ((int)s % 3600) / 60);
-}
 
 static void progress_tick(progress_t *p, int final)
 {
 	if (p->quiet || p->total == 0)
 		return;
-	double t = now_s();
+	double t = cli_now_s();
 	double el = t - p->t0;
 	double eta = p->done ? el / (double)p->done * (double)(p->total - p->done) : -1;
 	char e[32], l[32];
-	fmt_dur(eta, e, sizeof e);
-	fmt_dur(el, l, sizeof l);
+	cli_fmt_dur(eta, e, sizeof e);
+	cli_fmt_dur(el, l, sizeof l);
 	if (p->tty) {
 		int w = 30, fill = (int)((double)w * (double)p->done / (double)p->total);
 		fprintf(stderr, "\r%s [", p->name);
@@ -377,16 +274,86 @@ static int sweep_one(const react_scenario_t *s, const common_opts_t *o, const sw
 		fprintf(stderr, "react sweep: %s\n", err);
 		return 2;
 	}
-	const react_backend_ops_t *be = backend_of("sweep", s, o, cfg->backend);
-	if (be) {
-		react_run_write_opts_t wo = {so->trace, be};
+	const react_backend_ops_t *be = cli_backend_of("sweep", s, o, cfg->backend);
+	react_oracle_files_t *of = NULL;
+	char rdir[4400];
+	snprintf(rdir, sizeof rdir, "%.4000s/runs/%s", so->out, cfg->id);
+	if (be && so->oracle) {
+		const char *from;
+		if (cli_oracle_files("sweep", be, cfg, &so->oopts, rdir, so->oracle_cache, 1, &of, NULL,
+		                     &from))
+			be = NULL;
+	}
+	if (be && !react_run_dir_done(so->out, cfg)) {
+		react_run_write_opts_t wo = {.trace = so->trace, .backend = be, .oracle = of};
 		if (react_run_dir_make(so->out, s, cfg, &wo, NULL, err, sizeof err) != REACT_OK)
 			fprintf(stderr, "\nreact sweep: %s (%s): %s\n", cfg->id, cfg->key, err);
 		else
 			rc = 0;
+	} else if (be) {
+		/* a complete run directory without (this) oracle: the summary's columns
+		 * first, then the files, so that an interruption leaves it unfinished */
+		char p[4500], *text = NULL, *with = NULL;
+		snprintf(p, sizeof p, "%s/summary.csv", rdir);
+		if (react_read_file_text(p, &text, err, sizeof err) != REACT_OK ||
+		    !(with = react_summary_add_oracle(text, cfg, of))) {
+			fprintf(stderr, "\nreact sweep: %s: %s\n", p,
+			        text ? "cannot add the oracle columns" : err);
+		} else if (react_write_file_atomic(p, with, err, sizeof err) != REACT_OK ||
+		           react_oracle_files_write(rdir, cfg, of, err, sizeof err) != REACT_OK) {
+			fprintf(stderr, "\nreact sweep: %s (%s): %s\n", cfg->id, cfg->key, err);
+		} else {
+			rc = 0;
+		}
+		free(text);
+		free(with);
 	}
+	react_oracle_files_destroy(of);
 	react_config_destroy(cfg);
 	return rc;
+}
+
+/* 1 when the complete run directory of cfg also holds the oracle's result
+ * for the current search options and summary.csv has its columns. */
+static int oracle_done(const sweep_opts_t *so, const react_config_t *cfg)
+{
+	char rdir[4400], p[4500], err[512], *text = NULL;
+	react_oracle_files_t *f = NULL;
+	snprintf(rdir, sizeof rdir, "%.4000s/runs/%s", so->out, cfg->id);
+	snprintf(p, sizeof p, "%s/summary.csv", rdir);
+	if (react_read_file_text(p, &text, err, sizeof err) != REACT_OK)
+		return 0;
+	int ok = react_summary_has_oracle(text) &&
+	         react_oracle_files_load(rdir, cfg, react_oracle_fingerprint(cfg, &so->oopts), &f) ==
+	             REACT_OK &&
+	         f;
+	free(text);
+	react_oracle_files_destroy(f);
+	return ok;
+}
+
+/* 1 when configuration i's oracle result is stored in its run directory or
+ * the cache (only counted, for the message before the runs). */
+static int oracle_stored(const react_scenario_t *s, const common_opts_t *o,
+                         const sweep_opts_t *so, size_t i)
+{
+	char rdir[4400], err[512];
+	react_config_t *cfg = NULL;
+	react_oracle_files_t *f = NULL;
+	(void)o;
+	if (react_scenario_config(s, i, &cfg, err, sizeof err) != REACT_OK)
+		return 0;
+	uint64_t fp = react_oracle_fingerprint(cfg, &so->oopts);
+	snprintf(rdir, sizeof rdir, "%.4000s/runs/%s", so->out, cfg->id);
+	react_oracle_files_load(rdir, cfg, fp, &f);
+	if (!f && so->oracle_cache) {
+		snprintf(rdir, sizeof rdir, "%.4000s/%016" PRIx64, so->oracle_cache, fp);
+		react_oracle_files_load(rdir, cfg, fp, &f);
+	}
+	int ok = f != NULL;
+	react_oracle_files_destroy(f);
+	react_config_destroy(cfg);
+	return ok;
 }
 
 /* Runs every unfinished configuration; returns 0, or 2 when one failed. */
@@ -406,17 +373,24 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 			fprintf(stderr, "react sweep: configuration %zu: %s\n", i, err);
 			goto done;
 		}
-		if (!backend_of("sweep", s, o, cfg->backend)) {
+		if (!cli_backend_of("sweep", s, o, cfg->backend)) {
 			react_config_destroy(cfg);
 			goto done;
 		}
-		if (react_run_dir_done(so->out, cfg))
+		if (react_run_dir_done(so->out, cfg) && (!so->oracle || oracle_done(so, cfg)))
 			skipped++;
 		else
 			pending[npending++] = i;
 		react_config_destroy(cfg);
 	}
-	progress_t pg = {react_scenario_name(s), npending, 0, now_s(), now_s(), isatty(2), so->quiet};
+	if (so->oracle && npending && !so->quiet) {
+		size_t stored = 0;
+		for (size_t k = 0; k < npending; k++)
+			stored += oracle_stored(s, o, so, pending[k]);
+		fprintf(stderr, "%s: oracle results stored for %zu of the %zu configurations to run, "
+		        "%zu to search\n", react_scenario_name(s), stored, npending, npending - stored);
+	}
+	progress_t pg = {react_scenario_name(s), npending, 0, cli_now_s(), cli_now_s(), isatty(2), so->quiet};
 	if (skipped && !so->quiet)
 		fprintf(stderr, "%s: %zu of %zu configurations already done in %s, skipped\n",
 		        react_scenario_name(s), skipped, n, so->out);
@@ -473,7 +447,7 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 	}
 	if (npending)
 		progress_tick(&pg, 1);
-	if (react_runs_csv_assemble(so->out, s, err, sizeof err) != REACT_OK) {
+	if (react_runs_csv_assemble_ex(so->out, s, so->oracle, err, sizeof err) != REACT_OK) {
 		fprintf(stderr, "react sweep: %s\n", err);
 		goto done;
 	}
@@ -495,9 +469,9 @@ static void print_sweep_table(const char *out, const react_scenario_t *s)
 	/* mean improvement per (job, x value, series value) */
 	char line[8192];
 	char *hdr[64];
-	int nh = 0, cx = -1, cs = -1, cj = -1, cy = -1, cp = -1;
+	int nh = 0, cx = -1, cs = -1, cj = -1, cy = -1, cp = -1, co = -1;
 	size_t xi = react_scenario_plot_x(s), si = react_scenario_plot_series(s);
-	struct agg { char job[64], x[64], sv[64]; double sum, sum95; int n; } *ag = NULL;
+	struct agg { char job[64], x[64], sv[64]; double sum, sum95, sumo; int n; } *ag = NULL;
 	size_t nag = 0, cap = 0;
 	char hbuf[8192];
 	if (!fgets(hbuf, sizeof hbuf, f)) {
@@ -518,6 +492,8 @@ static void print_sweep_table(const char *out, const react_scenario_t *s)
 			cy = i;
 		if (!strcmp(hdr[i], "improvement_p95_pct"))
 			cp = i;
+		if (!strcmp(hdr[i], "oracle_impr_pct"))
+			co = i;
 	}
 	if (cj < 0 || cy < 0 || cp < 0) {
 		fclose(f);
@@ -529,7 +505,7 @@ static void print_sweep_table(const char *out, const react_scenario_t *s)
 		line[strcspn(line, "\n")] = 0;
 		for (char *t = strtok(line, ","); t && nf < 64; t = strtok(NULL, ","))
 			fl[nf++] = t;
-		if (nf <= cy || nf <= cp)
+		if (nf <= cy || nf <= cp || nf <= co)
 			continue;
 		const char *xv = cx >= 0 ? fl[cx] : "-", *sv = cs >= 0 ? fl[cs] : "-";
 		size_t k;
@@ -552,29 +528,46 @@ static void print_sweep_table(const char *out, const react_scenario_t *s)
 		}
 		ag[k].sum += atof(fl[cy]);
 		ag[k].sum95 += atof(fl[cp]);
+		if (co >= 0)
+			ag[k].sumo += atof(fl[co]);
 		ag[k].n++;
 	}
 	fclose(f);
-	printf("%-12s %-16s %-16s %6s %14s %14s\n", "job",
+	printf("%-12s %-16s %-16s %6s %14s %14s", "job",
 	       xi != SIZE_MAX ? react_scenario_axis_name(s, xi) : "-",
 	       si != SIZE_MAX ? react_scenario_axis_name(s, si) : "-", "runs", "mean_impr_%",
 	       "p95_impr_%");
-	for (size_t k = 0; k < nag; k++)
-		printf("%-12s %-16s %-16s %6d %+14.1f %+14.1f\n", ag[k].job, ag[k].x, ag[k].sv, ag[k].n,
+	if (co >= 0)
+		printf(" %14s %9s", "oracle_impr_%", "captured");
+	printf("\n");
+	for (size_t k = 0; k < nag; k++) {
+		printf("%-12s %-16s %-16s %6d %+14.1f %+14.1f", ag[k].job, ag[k].x, ag[k].sv, ag[k].n,
 		       ag[k].sum / ag[k].n, ag[k].sum95 / ag[k].n);
+		if (co >= 0) {
+			/* captured of the group: mean REACT gain / mean oracle gain */
+			double mo = ag[k].sumo / ag[k].n;
+			printf(" %+14.1f", mo);
+			if (mo >= 100.0 * REACT_ORACLE_GAIN_EPS)
+				printf(" %9.2f", (ag[k].sum / ag[k].n) / mo);
+			else
+				printf(" %9s", "n/a");
+		}
+		printf("\n");
+	}
 	free(ag);
 }
 
 int react_cmd_sweep(int argc, char **argv)
 {
 	common_opts_t o = {0};
-	sweep_opts_t so = {NULL, 1, 0, 1, 0};
+	sweep_opts_t so = {.out = NULL, .jobs = 1, .plot = 1};
 	char outbuf[4096];
 	int rc = 2;
 	react_scenario_t *s = NULL;
 
+	react_oracle_opts_default(&so.oopts);
 	for (int i = 1; i < argc; i++) {
-		int c = common_opt("sweep", &o, argc, argv, &i);
+		int c = cli_common_opt("sweep", &o, argc, argv, &i);
 		if (c < 0)
 			return 2;
 		if (c)
@@ -583,10 +576,10 @@ int react_cmd_sweep(int argc, char **argv)
 			sweep_usage(stdout);
 			return 0;
 		} else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
-			if (parse_count("sweep", "-j", argv[++i], &so.jobs, 1))
+			if (cli_parse_count("sweep", "-j", argv[++i], &so.jobs, 1))
 				return 2;
 		} else if (!strncmp(argv[i], "-j", 2) && argv[i][2]) {
-			if (parse_count("sweep", "-j", argv[i] + 2, &so.jobs, 1))
+			if (cli_parse_count("sweep", "-j", argv[i] + 2, &so.jobs, 1))
 				return 2;
 		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
 			so.out = argv[++i];
@@ -596,6 +589,17 @@ int react_cmd_sweep(int argc, char **argv)
 			so.plot = 0;
 		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
 			so.quiet = 1;
+		} else if (!strcmp(argv[i], "--oracle")) {
+			so.oracle = 1;
+		} else if (!strcmp(argv[i], "--oracle-cache") || !strcmp(argv[i], "--oracle-opt")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "react sweep: %s needs a value\n", argv[i]);
+				return 2;
+			}
+			if (!strcmp(argv[i], "--oracle-cache"))
+				so.oracle_cache = argv[++i];
+			else if (cli_oracle_opt("sweep", &so.oopts, argv[++i]) != 0)
+				return 2;
 		} else if (argv[i][0] == '-' || o.path) {
 			fprintf(stderr, "react sweep: unexpected argument '%s'\n", argv[i]);
 			sweep_usage(stderr);
@@ -608,7 +612,7 @@ int react_cmd_sweep(int argc, char **argv)
 		sweep_usage(stderr);
 		return 2;
 	}
-	if (!(s = load_scenario("sweep", &o)))
+	if (!(s = cli_load_scenario("sweep", &o)))
 		return 2;
 	if (!so.out) {
 		snprintf(outbuf, sizeof outbuf, "results/%s", react_scenario_name(s));
@@ -761,7 +765,7 @@ int react_cmd_regress(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--update")) {
 			update = 1;
 		} else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
-			if (parse_count("regress", "-j", argv[++i], &jobs, 1))
+			if (cli_parse_count("regress", "-j", argv[++i], &jobs, 1))
 				return 2;
 		} else if (argv[i][0] == '-' || dir) {
 			fprintf(stderr, "react regress: unexpected argument '%s'\n", argv[i]);
@@ -798,7 +802,7 @@ int react_cmd_regress(int argc, char **argv)
 		char path[4400], stored[4400], tmp[4400];
 		snprintf(path, sizeof path, "%.4200s/%.190s", dir, names[k]);
 		o.path = path;
-		react_scenario_t *s = load_scenario("regress", &o);
+		react_scenario_t *s = cli_load_scenario("regress", &o);
 		if (!s) {
 			rc = 2;
 			break;
@@ -820,7 +824,7 @@ int react_cmd_regress(int argc, char **argv)
 				break;
 			}
 		}
-		sweep_opts_t so = {tmp, jobs, 0, 0, 1};
+		sweep_opts_t so = {.out = tmp, .jobs = jobs, .plot = 0, .quiet = 1};
 		if (do_sweep(s, &o, &so, NULL) != 0) {
 			rc = 2;
 			react_scenario_destroy(s);

@@ -10,6 +10,7 @@ static const struct react_cmd cmds[] = {
 	{"show", "print a pattern step by step (or as Graphviz with --dot)", react_cmd_show},
 	{"replay", "feed a recorded FCT trace through the controller", react_cmd_replay},
 	{"run", "run one scenario configuration, baseline and REACT", react_cmd_run},
+	{"oracle", "run one configuration: baseline, REACT and the best fixed pattern", react_cmd_oracle},
 	{"sweep", "run every configuration of a scenario, write results/", react_cmd_sweep},
 	{"regress", "rerun a regression set and compare with stored results", react_cmd_regress},
 	{"compare", "put per-epoch results of two runs side by side", react_cmd_compare},

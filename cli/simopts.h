@@ -1,0 +1,50 @@
+/* Options and helpers shared by the scenario commands (cmd_sim.c,
+ * cmd_oracle.c). */
+#ifndef REACT_CLI_SIMOPTS_H
+#define REACT_CLI_SIMOPTS_H
+
+#include <stddef.h>
+
+#include "react/backend.h"
+#include "react/oracle.h"
+#include "react/scenario.h"
+
+typedef struct common_opts {
+	const char *path;
+	const char *backend;   /* --backend, or NULL */
+	const char *sets[64];  /* --set KEY=VALUE */
+	int nsets;
+} common_opts_t;
+
+/* Handles --backend and --set; returns 1 when argv[*i] was one of them
+ * (consuming its value), 0 when not, -1 on a malformed option (printed). */
+int cli_common_opt(const char *cmd, common_opts_t *o, int argc, char **argv, int *i);
+/* The scenario o->path with o's --set overrides; NULL after printing the error. */
+react_scenario_t *cli_load_scenario(const char *cmd, const common_opts_t *o);
+/* The backend of a configuration: --backend wins over the scenario's field;
+ * NULL after printing the error. */
+const react_backend_ops_t *cli_backend_of(const char *cmd, const react_scenario_t *s,
+                                          const common_opts_t *o, const char *cfg_backend);
+/* An integer >= min for option opt; -1 after printing the error. */
+int cli_parse_count(const char *cmd, const char *opt, const char *v, long *out, long min);
+/* The header of `react run`: scenario, configuration, topology, jobs and
+ * their hosts, external flows, degraded links (cmd_sim.c). */
+void cli_print_config(const react_scenario_t *s, const react_config_t *cfg, const char *be);
+/* --oracle-opt KEY=VALUE into oo; -1 after printing the error (cmd_oracle.c). */
+int cli_oracle_opt(const char *cmd, react_oracle_opts_t *oo, const char *kv);
+/* The oracle's files for cfg (cmd_oracle.c): reused from dir or from
+ * cache/<fingerprint>/ when a stored result has the oracle fingerprint of
+ * cfg and oo (*from: dir or cache), else searched (progress on stderr unless
+ * quiet; *from = NULL) and, with a cache, stored there.  dir and cache may
+ * be NULL.  *res_out (may be NULL): the search result when one ran.
+ * Returns 0, or 2 after printing the error. */
+int cli_oracle_files(const char *cmd, const react_backend_ops_t *be, const react_config_t *cfg,
+                     const react_oracle_opts_t *oo, const char *dir, const char *cache, int quiet,
+                     react_oracle_files_t **out, react_oracle_result_t **res_out,
+                     const char **from);
+/* Monotonic seconds. */
+double cli_now_s(void);
+/* "12s", "3m05s", "1h02m", "?" */
+void cli_fmt_dur(double s, char *buf, size_t n);
+
+#endif
