@@ -1,0 +1,233 @@
+/* End-to-end runs of react oracle and react sweep --oracle. */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+extern char **environ;
+
+static char g_out[4200], g_err[4200]; /* paths of the last command's output */
+
+/* Read a whole file; "" when missing. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return strdup("");
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *b = malloc((size_t)n + 1);
+	size_t r = fread(b, 1, (size_t)n, f);
+	b[r] = 0;
+	fclose(f);
+	return b;
+}
+
+static void sh(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	char *argv[] = {"sh", "-c", cmd, NULL};
+	pid_t pid;
+	int status;
+	cr_assert_eq(posix_spawnp(&pid, "sh", NULL, NULL, argv, environ), 0);
+	waitpid(pid, &status, 0);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "command failed: %s", cmd);
+}
+
+/* A fresh work directory for one test. */
+static void workdir(const char *name, char *out, size_t n)
+{
+	snprintf(out, n, "%s/%s", REACT_WORK_DIR, name);
+	sh("rm -rf '%s' && mkdir -p '%s'", out, out);
+	snprintf(g_out, sizeof g_out, "%s/stdout.txt", out);
+	snprintf(g_err, sizeof g_err, "%s/stderr.txt", out);
+}
+
+/* Run react with the given arguments (NULL-terminated); returns its exit code. */
+static int react(const char *first, ...)
+{
+	char *argv[64];
+	int n = 0;
+	va_list ap;
+	argv[n++] = REACT_EXE;
+	argv[n++] = (char *)first;
+	va_start(ap, first);
+	for (char *a; (a = va_arg(ap, char *)) && n < 63;)
+		argv[n++] = a;
+	va_end(ap);
+	argv[n] = NULL;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, g_out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 2, g_err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	pid_t pid;
+	int status;
+	cr_assert_eq(posix_spawn(&pid, REACT_EXE, &fa, NULL, argv, environ), 0);
+	posix_spawn_file_actions_destroy(&fa);
+	waitpid(pid, &status, 0);
+	cr_assert(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+static void assert_contains(const char *path, const char *what)
+{
+	char *t = slurp(path);
+	cr_assert(strstr(t, what), "%s lacks '%s':\n%s", path, what, t);
+	free(t);
+}
+
+static void assert_same_file(const char *a, const char *b)
+{
+	char *x = slurp(a), *y = slurp(b);
+	cr_assert(x[0], "%s is empty or missing", a);
+	cr_assert_str_eq(x, y, "%s and %s differ", a, b);
+	free(x);
+	free(y);
+}
+
+
+/* A 4-rank tree AllReduce on a star whose external flows leave one job host. */
+static void write_star(const char *path, const char *seeds)
+{
+	sh("printf '%%s\\n' 'seed: %s' 'topology: {type: star, hosts: 8}' 'jobs:' "
+	   "'  - {name: t, ranks: 4, algorithm: tree, message: 4MB, epochs: 60, warmup: 20}' "
+	   "'congestion:' '  external: {congested_pairs: 1, p: 4}' > '%s'", seeds, path);
+}
+
+/* The number after `label` at the start of a line of text ("  oracle  1.23"). */
+static double number_after(const char *text, const char *label)
+{
+	char key[64];
+	snprintf(key, sizeof key, "\n  %s ", label);
+	const char *p = strstr(text, key);
+	cr_assert(p, "no line '%s' in:\n%s", label, text);
+	return strtod(p + strlen(key), NULL);
+}
+
+Test(oracle_e2e, oracle_command)
+{
+	char w[4096], f[4200], d[4200], p[4400];
+	workdir("oracle-cmd", w, sizeof w);
+	snprintf(f, sizeof f, "%s/star.yaml", w);
+	snprintf(d, sizeof d, "%s/out", w);
+	write_star(f, "3");
+	cr_assert_eq(react("oracle", f, "-o", d, "--quiet", NULL), 0, "%s", slurp(g_err));
+	char *t = slurp(g_out);
+	double b = number_after(t, "baseline"), r = number_after(t, "react"),
+	       o = number_after(t, "oracle");
+	cr_assert_gt(b, 0);
+	cr_assert_geq(o, b, "oracle %g below baseline %g", o, b);
+	cr_assert_geq(o, r, "oracle %g below react %g", o, r);
+	cr_assert_gt(o, b * 1.01, "the congested host should cost something here:\n%s", t);
+	cr_assert(strstr(t, "\n  captured "), "%s", t);
+	cr_assert(strstr(t, "oracle search: 24 permutations"), "%s", t);
+	free(t);
+	snprintf(p, sizeof p, "%s/oracle.csv", d);
+	assert_contains(p, "fingerprint,job,react,baseline_mean_gbps,oracle_mean_gbps");
+	snprintf(p, sizeof p, "%s/oracle-t.json", d);
+	cr_assert_eq(react("verify", p, NULL), 0, "%s", slurp(g_out));
+	/* the stored result is reused, with the same numbers */
+	cr_assert_eq(react("oracle", f, "-o", d, "--quiet", NULL), 0, "%s", slurp(g_err));
+	assert_contains(g_out, "stored result reused");
+	char *t2 = slurp(g_out);
+	cr_assert_eq(number_after(t2, "oracle"), o);
+	free(t2);
+	cr_assert_eq(react("oracle", "--help", NULL), 0);
+	assert_contains(g_out, "usage: react oracle");
+	cr_assert_eq(react("--help", NULL), 0);
+	assert_contains(g_out, "oracle");
+}
+
+Test(oracle_e2e, oracle_bad_input)
+{
+	char w[4096], f[4200];
+	workdir("oracle-bad", w, sizeof w);
+	snprintf(f, sizeof f, "%s/star.yaml", w);
+	write_star(f, "1..2");
+	cr_assert_eq(react("oracle", f, "--config", "2", NULL), 2);
+	assert_contains(g_err, "--config 2: expected 0..1");
+	cr_assert_eq(react("oracle", f, "--config", "x", NULL), 2);
+	assert_contains(g_err, "--config expects an integer");
+	cr_assert_eq(react("oracle", f, "--oracle-opt", "keep=0", NULL), 2);
+	assert_contains(g_err, "oracle option 'keep'");
+	cr_assert_eq(react("oracle", f, "--oracle-opt", "nonsense", NULL), 2);
+	assert_contains(g_err, "--oracle-opt expects KEY=VALUE");
+	cr_assert_eq(react("oracle", f, "--frobnicate", NULL), 2);
+	assert_contains(g_err, "unexpected argument '--frobnicate'");
+	cr_assert_eq(react("oracle", NULL), 2);
+	snprintf(f, sizeof f, "%s/missing.yaml", w);
+	cr_assert_eq(react("oracle", f, NULL), 2);
+	assert_contains(g_err, "missing.yaml");
+	cr_assert_eq(react("sweep", f, "--oracle-opt", "keep", NULL), 2);
+}
+
+Test(oracle_e2e, sweep_with_oracle)
+{
+	char w[4096], f[4200], d1[4200], d2[4200], d3[4200], d4[4200], c[4200], a[4400], b[4400];
+	workdir("oracle-sweep", w, sizeof w);
+	snprintf(f, sizeof f, "%s/star.yaml", w);
+	write_star(f, "1..2");
+	snprintf(d1, sizeof d1, "%s/j1", w);
+	snprintf(d2, sizeof d2, "%s/j2", w);
+	snprintf(d3, sizeof d3, "%s/plain", w);
+	snprintf(d4, sizeof d4, "%s/fresh", w);
+	snprintf(c, sizeof c, "%s/cache", w);
+	cr_assert_eq(react("sweep", f, "-o", d1, "--oracle", "--no-plot", "--oracle-cache", c, NULL),
+	             0, "%s", slurp(g_err));
+	assert_contains(g_err, "oracle results stored for 0 of the 2 configurations to run, 2 to search");
+	snprintf(a, sizeof a, "%s/runs.csv", d1);
+	assert_contains(a, ",batches,oracle_mean_gbps,oracle_impr_pct,captured\n");
+	snprintf(a, sizeof a, "%s/runs/c0001/summary.csv", d1);
+	assert_contains(a, ",oracle_mean_gbps,oracle_impr_pct,captured\n");
+	/* -j 2 gives the same files */
+	cr_assert_eq(react("sweep", f, "-o", d2, "--oracle", "--no-plot", "-j", "2", NULL), 0, "%s",
+	             slurp(g_err));
+	const char *files[] = {"summary.csv", "oracle.csv", "oracle-t.json", "epochs.csv"};
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < 4; k++) {
+			snprintf(a, sizeof a, "%s/runs/c%04d/%s", d1, i, files[k]);
+			snprintf(b, sizeof b, "%s/runs/c%04d/%s", d2, i, files[k]);
+			assert_same_file(a, b);
+		}
+	/* resume: nothing to do */
+	cr_assert_eq(react("sweep", f, "-o", d1, "--oracle", "--no-plot", NULL), 0, "%s", slurp(g_err));
+	assert_contains(g_out, "0 run now, 2 already done");
+	/* without --oracle: runs.csv exactly as from a sweep that never ran it */
+	cr_assert_eq(react("sweep", f, "-o", d1, "--no-plot", NULL), 0, "%s", slurp(g_err));
+	cr_assert_eq(react("sweep", f, "-o", d3, "--no-plot", NULL), 0, "%s", slurp(g_err));
+	snprintf(a, sizeof a, "%s/runs.csv", d1);
+	snprintf(b, sizeof b, "%s/runs.csv", d3);
+	assert_same_file(a, b);
+	/* a controller parameter changes: baseline and REACT rerun, the oracle is reused */
+	cr_assert_eq(react("sweep", f, "-o", d1, "--oracle", "--no-plot", "--set", "params.B=4",
+	                   NULL), 0, "%s", slurp(g_err));
+	assert_contains(g_err, "oracle results stored for 2 of the 2 configurations to run, 0 to search");
+	assert_contains(g_out, "2 run now, 0 already done");
+	/* the oracle added to a finished sweep: only the oracle runs */
+	cr_assert_eq(react("sweep", f, "-o", d3, "--oracle", "--no-plot", NULL), 0, "%s", slurp(g_err));
+	assert_contains(g_out, "2 run now, 0 already done");
+	snprintf(a, sizeof a, "%s/runs/c0000/oracle.csv", d2);
+	snprintf(b, sizeof b, "%s/runs/c0000/oracle.csv", d3);
+	assert_same_file(a, b);
+	/* another output directory finds the results in the cache */
+	cr_assert_eq(react("sweep", f, "-o", d4, "--oracle", "--no-plot", "--oracle-cache", c, NULL),
+	             0, "%s", slurp(g_err));
+	assert_contains(g_err, "oracle results stored for 2 of the 2 configurations to run, 0 to search");
+	snprintf(a, sizeof a, "%s/runs.csv", d2);
+	snprintf(b, sizeof b, "%s/runs.csv", d4);
+	assert_same_file(a, b);
+}
