@@ -90,6 +90,7 @@ static void decide_on_worked_example(const react_params_t *prm, react_pattern_t 
 	in.history = h;
 	in.estimator = prm->estimator;
 	in.selection = prm->selection;
+	in.pruning = prm->pruning;
 	in.rng = rng;
 	cr_assert_eq(react_decide(&in, out), REACT_OK);
 	*g1_out = out->g1;

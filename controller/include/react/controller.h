@@ -60,6 +60,7 @@ typedef struct react_params {
 	int estimator;       /* REACT_EST_*: how a candidate pattern is estimated */
 	int keep_rule;       /* REACT_KEEP_*: how an observed change is judged */
 	int selection;       /* REACT_SEL_*: which passing candidate of a vertex is taken */
+	int pruning;         /* REACT_PRUNE_*: which swaps are candidates at all */
 	double min_gain;     /* welch rule: smallest observed gain worth keeping (0.01) */
 	int extensions;      /* welch rule: one-batch extensions of an undecided test (2) */
 } react_params_t;
@@ -74,6 +75,9 @@ enum { REACT_KEEP_PAPER = 0, REACT_KEEP_WELCH = 1 };
 /* first: the first candidate that passes epsilon (Algorithm 1);
  * best: the passing candidate of largest estimated gain among a vertex's trials */
 enum { REACT_SEL_FIRST = 0, REACT_SEL_BEST = 1 };
+/* degree: the degree pruning of 5.3.2 removes swaps that raise a degree;
+ * estimate: every swap is a candidate, the estimate judges it */
+enum { REACT_PRUNE_DEGREE = 0, REACT_PRUNE_ESTIMATE = 1 };
 
 /* Fill with the paper's defaults. */
 void react_params_default(react_params_t *p);

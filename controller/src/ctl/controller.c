@@ -387,6 +387,7 @@ static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dou
 	in.history = c->hist;
 	in.estimator = c->p.estimator;
 	in.selection = c->p.selection;
+	in.pruning = c->p.pruning;
 	in.rng = c->rng;
 	if ((st = react_decide(&in, dout)) != REACT_OK)
 		return st;

@@ -109,6 +109,7 @@ typedef struct patest {
 	const react_rates_t *rates;
 	double *w, *acc, *model;
 	int32_t *deg0;
+	double aux;          /* of the last estimate: mean finish time of every flow */
 } patest_t;
 
 static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, double *out)
@@ -126,6 +127,7 @@ static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, doub
 			                                react_pattern_out_degree(g, b->step, b->src),
 			                                react_pattern_in_degree(g, b->step, b->dst));
 	}
+	pe->aux = 0;
 	for (int e = 0; e < pe->B; e++) {
 		double best = 0;
 		for (size_t f = 0; f < F; f++) {
@@ -138,9 +140,11 @@ static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, doub
 			pe->acc[f] = m + (isnan(pe->model[f]) ? pe->fct[(size_t)e * F + f] : pe->model[f]);
 			if (pe->acc[f] > best)
 				best = pe->acc[f];
+			pe->aux += pe->acc[f];
 		}
 		sum += best;
 	}
+	pe->aux /= (double)pe->B * (double)(F ? F : 1);
 	*out = sum / pe->B;
 	return REACT_OK;
 }
@@ -281,8 +285,14 @@ static react_status_t gen_cands(genctx_t *gc, const react_pattern_t *G, const vt
 			cd->xf.x = x->r;
 			cd->xf.y = gc->members[i];
 			cd->xf.graph = gr;
-			if (!react_xform_viable(G, &cd->xf, x->t, x->r, &lowers))
-				continue;
+			if (!react_xform_viable(G, &cd->xf, x->t, x->r, &lowers)) {
+				/* pruning "estimate": the whole-pattern estimate sees a
+				 * raised degree itself, so the swap stays a (yellow)
+				 * candidate */
+				if (gc->in->pruning == REACT_PRUNE_DEGREE)
+					continue;
+				lowers = 0;
+			}
 			/* 5.3.2 / 4.3: swaps that lower the congested vertex's
 			 * degree (green) before the others (yellow), whatever
 			 * their kind; inside a class position > chunk > global */
@@ -327,12 +337,14 @@ typedef struct bsearch {
 	void *ectx;
 	react_decide_out_t *out;
 	size_t *logcap;
+	const patest_t *pt;  /* the pattern estimate's state (tie-break), or NULL */
 } bsearch_t;
 
 typedef struct scored {
 	react_xform_t xf;
 	int vi;
 	double s;
+	double rank;         /* s, ties broken by the mean finish time of all flows */
 } scored_t;
 
 static int cand_cmp(const void *a, const void *b);
@@ -363,7 +375,7 @@ static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double 
 	qsort(*b->gc->cands, ncand, sizeof **b->gc->cands, cand_cmp_all);
 	for (size_t i = 0; i < ncand && evals < LEVEL_EVALS(b->gc->in->trials); i++) {
 		const cand_t *cd = &(*b->gc->cands)[i];
-		double sc;
+		double sc, rk;
 		react_status_t cst;
 		react_pattern_destroy(Gp);
 		Gp = NULL;
@@ -386,20 +398,25 @@ static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double 
 		if (cst != REACT_OK) { st = cst; goto fail; }
 		if ((st = b->est(b->ectx, Gp, &sc)) != REACT_OK)
 			goto fail;
+		/* a swap that shortens one of two parallel slow paths leaves the
+		 * makespan as it was but brings the next swap closer: the beam
+		 * ranks such a swap above one that changes nothing */
+		rk = sc + (b->pt ? 0.01 * b->pt->aux : 0.0);
 		evals++;
 		if (log && (st = log_cand(b->out, b->logcap, &cd->xf, cur > 0 ? 1.0 - sc / cur : 0.0, 0)) !=
 		           REACT_OK)
 			goto fail;
 		/* insert into the sorted top list */
-		if (*ntop < keep || sc < top[*ntop - 1].s) {
+		if (*ntop < keep || rk < top[*ntop - 1].rank) {
 			size_t k = *ntop < keep ? (*ntop)++ : keep - 1;
-			while (k > 0 && top[k - 1].s > sc) {
+			while (k > 0 && top[k - 1].rank > rk) {
 				top[k] = top[k - 1];
 				k--;
 			}
 			top[k].xf = cd->xf;
 			top[k].vi = cd->vi;
 			top[k].s = sc;
+			top[k].rank = rk;
 		}
 	}
 fail:
@@ -427,7 +444,7 @@ static void mark_logged(react_decide_out_t *out, size_t from, const react_xform_
 typedef struct bstate {
 	scored_t mv[16];     /* the moves from the base G, in order */
 	int n;
-	double s;
+	double s, rank;
 	uint64_t h;
 } bstate_t;
 
@@ -468,6 +485,7 @@ static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *c
 				int dup = 0;
 				c.mv[c.n++] = top[k];
 				c.s = top[k].s;
+				c.rank = top[k].rank;
 				react_pattern_destroy(C);
 				C = NULL;
 				if ((st = react_pattern_clone(P, &C)) != REACT_OK ||
@@ -477,10 +495,10 @@ static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *c
 				c.h = h;
 				for (size_t q = 0; q < nnext; q++)
 					dup |= next[q].h == h;
-				if (dup || (nnext == LOOKAHEAD && c.s >= next[nnext - 1].s))
+				if (dup || (nnext == LOOKAHEAD && c.rank >= next[nnext - 1].rank))
 					continue;
 				pos = nnext < LOOKAHEAD ? nnext++ : LOOKAHEAD - 1;
-				while (pos > 0 && next[pos - 1].s > c.s) {
+				while (pos > 0 && next[pos - 1].rank > c.rank) {
 					next[pos] = next[pos - 1];
 					pos--;
 				}
@@ -491,9 +509,15 @@ static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *c
 			break;
 		/* a deeper pattern must beat the best so far by epsilon per extra
 		 * transform: fewer changes are preferred (4.1, challenge 3) */
-		if (next[0].s * (1.0 + in->epsilon) < (have_best ? best.s : *curio)) {
-			best = next[0];
-			have_best = 1;
+		{
+			size_t m = 0;
+			for (size_t q = 1; q < nnext; q++)
+				if (next[q].s < next[m].s)
+					m = q;
+			if (next[m].s * (1.0 + in->epsilon) < (have_best ? best.s : *curio)) {
+				best = next[m];
+				have_best = 1;
+			}
 		}
 		memcpy(beam, next, nnext * sizeof *next);
 		nbeam = nnext;
@@ -755,6 +779,7 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 		bs.ectx = ectx;
 		bs.out = out;
 		bs.logcap = &logcap;
+		bs.pt = est == pattern_estimate ? &pt : NULL;
 		if ((st = best_search(&bs, &G, &cur, &c)) != REACT_OK)
 			goto fail;
 		nv = 0; /* skip the loop below */

@@ -32,6 +32,7 @@ static const char *const profile_names[] = {"default", "paper", NULL};
 static const char *const estimator_names[] = {"paper", "pattern", NULL};
 static const char *const keep_names[] = {"paper", "welch", NULL};
 static const char *const selection_names[] = {"first", "best", NULL};
+static const char *const pruning_names[] = {"degree", "estimate", NULL};
 
 #define OFF(f) offsetof(react_params_t, f)
 
@@ -77,6 +78,9 @@ static const pdesc_t params_table[] = {
 	{"selection", "-", "-", P_ENUM, OFF(selection), REACT_SEL_BEST, 0, 1,
 	 "first (Algorithm 1) | best (largest estimated gain of a vertex's trials)",
 	 selection_names},
+	{"pruning", "-", "-", P_ENUM, OFF(pruning), REACT_PRUNE_ESTIMATE, 0, 1,
+	 "degree (5.3.2: no swap that raises a degree) | estimate (the estimate judges)",
+	 pruning_names},
 	{"min_gain", "-", "fraction", P_DOUBLE, OFF(min_gain), 0.01, 0.0, 1.0,
 	 "welch rule: smallest observed gain worth keeping", NULL},
 	{"extensions", "-", "batches", P_INT, OFF(extensions), 2, 0, 100,
@@ -138,9 +142,10 @@ static const pdesc_t *find(const char *key)
 
 /* The readings a profile names, as (key, value) pairs. */
 static const char *const profile_paper[] = {"estimator", "paper", "keep_rule", "paper",
-                                            "selection", "first", NULL};
+                                            "selection", "first", "pruning", "degree", NULL};
 static const char *const profile_default[] = {"estimator", "pattern", "keep_rule", "welch",
-                                              "selection", "best", NULL};
+                                              "selection", "best", "pruning", "estimate",
+                                              NULL};
 
 react_status_t react_params_profile(react_params_t *p, const char *name, char *why, size_t whylen)
 {
