@@ -46,6 +46,7 @@ typedef struct react_rates {
 	double *x, *y;      /* N: egress / ingress load of each rank, in flows */
 	double *z;          /* N x N: a pair's mean excess, in flows */
 	int32_t *zn;        /* N x N: records of the pair */
+	double zprior;      /* excess of a pair never seen: the mean over all records */
 } react_rates_t;
 react_status_t react_history_learn(const react_history_t *h, react_rates_t **out);
 void react_rates_destroy(react_rates_t *r);

@@ -72,6 +72,9 @@ struct react_ctl {
 	double *base_fct;                /* G0's last batch: B x F FCTs */
 	double *base_times;              /* its epoch times (B) */
 	int base_n;
+	double *pool;                    /* G0's epoch times since it became the base,
+	                                  * the last H at most (the welch rule's sample) */
+	int npool;
 	const react_pattern_t *test;     /* G1 under test, or NULL */
 	double *test_times;              /* G1's epoch times over its batches */
 	int test_n, test_ext;            /* samples, extensions used */
@@ -162,9 +165,12 @@ react_status_t react_ctl_create(const react_pattern_t *initial, const react_para
 	c->cong = malloc((c->F ? c->F : 1) * sizeof *c->cong);
 	c->base_fct = malloc((size_t)B * (c->F ? c->F : 1) * sizeof *c->base_fct);
 	c->base_times = malloc((size_t)B * sizeof *c->base_times);
+	c->pool = malloc((size_t)(params->history_epochs > B * (params->extensions + 1)
+	                              ? params->history_epochs
+	                              : B * (params->extensions + 1)) * sizeof *c->pool);
 	c->test_times = malloc((size_t)B * (size_t)(params->extensions + 1) * sizeof *c->test_times);
 	c->force_after = params->explore_rounds;
-	if (!c->rng || !c->bfct || !c->btime || !c->cong || !c->base_fct || !c->base_times ||
+	if (!c->rng || !c->bfct || !c->btime || !c->cong || !c->base_fct || !c->base_times || !c->pool ||
 	    !c->test_times) {
 		st = REACT_ENOMEM;
 		goto fail;
@@ -200,6 +206,7 @@ void react_ctl_destroy(react_ctl_t *c)
 	free(c->cong);
 	free(c->base_fct);
 	free(c->base_times);
+	free(c->pool);
 	free(c->test_times);
 	react_equiv_destroy(c->equiv);
 	react_history_destroy(c->hist);
@@ -297,6 +304,20 @@ static void log_batch(react_ctl_t *c, int64_t epoch, const react_pattern_t *ran,
 	fflush(f);
 }
 
+static void pool_add(react_ctl_t *c, const double *t, int n)
+{
+	int cap = c->p.history_epochs > c->p.batch_epochs * (c->p.extensions + 1)
+	              ? c->p.history_epochs
+	              : c->p.batch_epochs * (c->p.extensions + 1);
+	for (int i = 0; i < n; i++) {
+		if (c->npool == cap) {
+			memmove(c->pool, c->pool + 1, (size_t)(cap - 1) * sizeof *c->pool);
+			c->npool--;
+		}
+		c->pool[c->npool++] = t[i];
+	}
+}
+
 typedef enum { V_KEEP, V_REVERT, V_EXTEND } verdict_t;
 
 /* Judge G1 (c->test_times) against G0's stored batch. */
@@ -317,28 +338,39 @@ static verdict_t judge(react_ctl_t *c, judged_t *jg, char *why, size_t whylen)
 		return V_REVERT;
 	}
 	{
-		double v0 = c->base_n > 1 ? gsl_stats_variance_m(c->base_times, 1, (size_t)c->base_n, m0) : 0;
+		/* G0's side: every epoch it ran since it became the base (up to H),
+		 * not only its last batch, so one lucky batch does not decide */
+		if (c->npool == 0)
+			pool_add(c, c->base_times, c->base_n);
+		double p0 = gsl_stats_mean(c->pool, 1, (size_t)c->npool);
+		double v0 = c->npool > 1 ? gsl_stats_variance_m(c->pool, 1, (size_t)c->npool, p0) : 0;
 		double v1 = c->test_n > 1 ? gsl_stats_variance_m(c->test_times, 1, (size_t)c->test_n, m1) : 0;
-		double a = v0 / c->base_n, b = v1 / c->test_n, se = sqrt(a + b), t = 0;
+		double a = v0 / c->npool, b = v1 / c->test_n, se = sqrt(a + b), t = 0;
 		if (se > 0) {
 			double df = (a + b) * (a + b);
-			double den = (c->base_n > 1 ? a * a / (c->base_n - 1) : 0) +
+			double den = (c->npool > 1 ? a * a / (c->npool - 1) : 0) +
 			             (c->test_n > 1 ? b * b / (c->test_n - 1) : 0);
 			df = den > 0 ? df / den : 1.0;
 			if (df < 1.0)
 				df = 1.0;
 			t = gsl_cdf_tdist_Pinv(0.95, df);
 		}
-		jg->lo = m0 > 0 ? (m0 - m1 - t * se) / m0 : 0;
-		jg->hi = m0 > 0 ? (m0 - m1 + t * se) / m0 : 0;
+		jg->obs_gain = p0 > 0 ? 1.0 - m1 / p0 : 0.0;
+		jg->lo = p0 > 0 ? (p0 - m1 - t * se) / p0 : 0;
+		jg->hi = p0 > 0 ? (p0 - m1 + t * se) / p0 : 0;
 		if (jg->obs_gain > c->p.min_gain && jg->lo > 0) {
 			snprintf(why, whylen, "gain %.4g > min_gain, 95%% lower bound %.4g > 0", jg->obs_gain,
 			         jg->lo);
 			return V_KEEP;
 		}
-		if (jg->hi < c->p.min_gain || c->test_ext >= c->p.extensions) {
+		/* only a promising change (its mean gain above min_gain, not yet
+		 * significant) earns one more batch: a change measured slower is
+		 * reverted at once, so a network with nothing to gain pays little */
+		if (jg->obs_gain <= c->p.min_gain || jg->hi < c->p.min_gain ||
+		    c->test_ext >= c->p.extensions) {
 			snprintf(why, whylen, "gain %.4g, 95%% bounds [%.4g, %.4g]: %s", jg->obs_gain, jg->lo,
-			         jg->hi, jg->hi < c->p.min_gain ? "below min_gain" : "undecided after extensions");
+			         jg->hi, c->test_ext >= c->p.extensions ? "undecided after extensions"
+			                                               : "below min_gain");
 			return V_REVERT;
 		}
 		snprintf(why, whylen, "gain %.4g, 95%% bounds [%.4g, %.4g]: undecided, one more batch",
@@ -416,6 +448,7 @@ static void store_base_batch(react_ctl_t *c, double meanT)
 	memcpy(c->base_fct, c->bfct, (size_t)B * c->F * sizeof *c->bfct);
 	memcpy(c->base_times, c->btime, (size_t)B * sizeof *c->btime);
 	c->base_n = B;
+	pool_add(c, c->btime, B);
 	c->base_T = meanT;
 	c->have_base_T = 1;
 }
@@ -458,6 +491,10 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			snprintf(why, sizeof why, "%s", jwhy);
 			note_observed(c, c->test, gsl_stats_mean(c->test_times, 1, (size_t)c->test_n));
 			set_base(c, c->test);
+			/* the new base's sample: its test batches but the last, which
+			 * store_base_batch adds below */
+			c->npool = 0;
+			pool_add(c, c->test_times, c->test_n - B);
 			c->failed_rounds = 0;
 			c->exploring = 1;
 			c->force_after = c->p.explore_rounds;
@@ -505,6 +542,7 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 		} else if (!c->exploring && c->best && c->best != c->base) {
 			/* exploration stopped: stick to the best pattern observed */
 			set_base(c, c->best);
+			c->npool = 0;
 			sched = c->best;
 			snprintf(why + strlen(why), sizeof why - strlen(why),
 			         "; exploration stopped (E_max): the best pattern observed");

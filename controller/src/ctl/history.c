@@ -151,7 +151,8 @@ int react_history_epochs(const react_history_t *h) { return h ? h->n : 0; }
  *          endpoint's flows, so a rank is blamed only when all its flows
  *          were slow (at least once slow and never fast);
  *   z      a pair's excess beyond both endpoints (a congested path), the
- *          mean over the pair's records; 0 for a pair never seen.
+ *          mean over the pair's records; for a pair never seen, the mean
+ *          over all records.
  * Everything comes from the last H epochs of every pattern that ran.
  */
 #define EXPLAIN_TOL 0.25
@@ -368,6 +369,17 @@ react_status_t react_history_learn(const react_history_t *h, react_rates_t **out
 			r->zn[k]++;
 		}
 	}
+	{
+		/* a pair never seen gets the mean excess of the records (its path
+		 * is no better known than the typical one), not zero */
+		double zs = 0;
+		size_t zc = 0;
+		for (size_t k = 0; k < N * N; k++) {
+			zs += r->z[k];
+			zc += (size_t)r->zn[k];
+		}
+		r->zprior = zc ? zs / (double)zc : 0.0;
+	}
 	for (size_t k = 0; k < N * N; k++)
 		if (r->zn[k])
 			r->z[k] /= r->zn[k];
@@ -389,7 +401,8 @@ double react_rates_flow(const react_rates_t *r, react_rank_t src, react_rank_t d
 {
 	double a = react_rates_share(r, kout, 1) + r->x[src];
 	double b = react_rates_share(r, kin, 0) + r->y[dst];
-	return r->c0 * ((a > b ? a : b) + r->z[(size_t)src * (size_t)r->N + (size_t)dst]);
+	size_t k = (size_t)src * (size_t)r->N + (size_t)dst;
+	return r->c0 * ((a > b ? a : b) + (r->zn[k] ? r->z[k] : r->zprior));
 }
 
 int react_rates_pair_seen(const react_rates_t *r, react_rank_t src, react_rank_t dst)
