@@ -38,9 +38,10 @@ static void oracle_usage(FILE *f)
 	        "                         search options match; store new ones there\n"
 	        "  --oracle-opt KEY=VALUE a search knob (default): exhaustive_max_ranks (9),\n"
 	        "                         screen_epochs (10), keep (48), climb_starts (3),\n"
-	        "                         climb_evals (2000), local_starts (4), local_evals\n"
-	        "                         (400), local_patience (60), rounds (1),\n"
-	        "                         equiv_max_ranks (256), seed (1), screen_full (0)\n"
+	        "                         climb_evals (2000), pair_keep (8), pair_screens\n"
+	        "                         (20000), local_starts (4), local_evals (400),\n"
+	        "                         local_patience (60), rounds (1), equiv_max_ranks\n"
+	        "                         (256), seed (1), screen_full (0)\n"
 	        "  --quiet                no progress on stderr\n"
 	        "exit: 0 done, 2 bad input or a failed run\n");
 }

@@ -50,6 +50,8 @@ void react_oracle_opts_default(react_oracle_opts_t *o)
 	o->keep = 48;
 	o->climb_starts = 3;
 	o->climb_evals = 2000;
+	o->pair_keep = 8;
+	o->pair_screens = 20000;
 	o->local_starts = 4;
 	o->local_evals = 400;
 	o->local_patience = 60;
@@ -74,6 +76,8 @@ static const knob_t knobs[] = {
 	K32(keep, 1, 1000000),
 	K32(climb_starts, 0, 1000000),
 	K64(climb_evals, 0, INT64_MAX),
+	K32(pair_keep, 0, 1000000),
+	K64(pair_screens, 1, INT64_MAX),
 	K32(local_starts, 1, 1000000),
 	K64(local_evals, 0, INT64_MAX),
 	K64(local_patience, 1, INT64_MAX),
@@ -166,7 +170,7 @@ uint64_t react_oracle_fingerprint(const react_config_t *cfg, const react_oracle_
 	int64_t v[] = {1 /* version of the search */, o->exhaustive_max_ranks, o->screen_epochs,
 	               o->keep, o->climb_starts, o->climb_evals, o->local_starts, o->local_evals,
 	               o->local_patience, o->rounds, o->equiv_max_ranks, (int64_t)o->seed,
-	               o->screen_full};
+	               o->screen_full, o->pair_keep, o->pair_screens};
 	const unsigned char *c = (const unsigned char *)v;
 	for (size_t i = 0; i < sizeof v; i++) {
 		h ^= c[i];
@@ -854,6 +858,148 @@ done:
 	return st;
 }
 
+/* Compound moves, to leave a local optimum of single moves (a tree
+ * AllReduce's two trees run side by side: moving the congested rank out of
+ * one of them alone does not shorten the epoch).  Every pair of single moves
+ * of p (m_i then m_j, i < j in neighbours() order; a deterministic sample of
+ * pair_screens pairs when there are more) is checked and screened; the
+ * pair_keep best screened are run at full length, best first, and the first
+ * that beats *score replaces *p.  *improved: 1 when one did. */
+typedef struct pscored {
+	double score;
+	uint64_t index;
+	uint32_t i, j;
+} pscored_t;
+
+static react_status_t pair_step(octx_t *c, react_pattern_t **p, double *score, double *gbps,
+                                int64_t *budget, int *improved)
+{
+	react_status_t st = REACT_OK;
+	const react_oracle_opts_t *o = c->o;
+	moves_t m = {0};
+	memo_t seen = {0};
+	pscored_t *top = calloc((size_t)o->pair_keep + 1, sizeof *top);
+	int32_t ntop = 0;
+	react_pattern_t *a = NULL, *q = NULL;
+	gsl_rng *rng = NULL;
+	*improved = 0;
+	if (!top)
+		return REACT_ENOMEM;
+	if ((st = neighbours(c, *p, &m)) != REACT_OK)
+		goto done;
+	uint64_t npairs = (uint64_t)m.n * (m.n > 0 ? m.n - 1 : 0) / 2;
+	int sample = npairs > (uint64_t)o->pair_screens;
+	if (sample) {
+		if (!(rng = gsl_rng_alloc(gsl_rng_mt19937))) {
+			st = REACT_ENOMEM;
+			goto done;
+		}
+		gsl_rng_set(rng, (unsigned long)(o->seed ^ 0x5ca1ab1eu) + (unsigned long)c->job);
+	}
+	uint64_t count = sample ? (uint64_t)o->pair_screens : npairs;
+	c->pg.stage = "pairs";
+	c->pg.done = 0;
+	c->pg.total = count;
+	progress(c);
+	uint32_t i = 0, j = 0;
+	for (uint64_t k = 0; k < count; k++) {
+		if (sample) {
+			i = (uint32_t)gsl_rng_uniform_int(rng, (unsigned long)m.n);
+			do
+				j = (uint32_t)gsl_rng_uniform_int(rng, (unsigned long)m.n);
+			while (j == i);
+			if (j < i) {
+				uint32_t t = i;
+				i = j;
+				j = t;
+			}
+		} else if (k == 0) {
+			i = 0;
+			j = 1;
+		} else if (++j == m.n) {
+			i++;
+			j = i + 1;
+		}
+		react_pattern_destroy(a);
+		react_pattern_destroy(q);
+		a = q = NULL;
+		if ((st = try_move(c, *p, &m.v[i], &a)) != REACT_OK)
+			goto done;
+		if (!a)
+			continue;
+		if ((st = try_move(c, a, &m.v[j], &q)) != REACT_OK)
+			goto done;
+		if (!q || react_pattern_equal(q, *p))
+			continue;
+		size_t n = host_seq(c, q);
+		uint64_t h = seq_hash(c->seqbuf, n);
+		if (memo_find(&seen, h, c->seqbuf, n)) {
+			c->st->duplicates++;
+			continue;
+		}
+		if ((st = memo_put(&seen, h, c->seqbuf, n, 0, 0)) != REACT_OK)
+			goto done;
+		react_drive_result_t *r = NULL;
+		if (o->on_eval)
+			o->on_eval(o->on_eval_ctx, c->job, q, 0);
+		if ((st = run_state(c, q, 0, &r)) != REACT_OK)
+			goto done;
+		pscored_t e = {score_of(c, r, c->base_screen), k, i, j};
+		react_drive_result_destroy(r);
+		c->pg.done++;
+		progress(c);
+		int32_t pos = ntop;
+		while (pos > 0 && (e.score > top[pos - 1].score ||
+		                   (e.score == top[pos - 1].score && e.index < top[pos - 1].index)))
+			pos--;
+		if (pos < o->pair_keep) {
+			int32_t last = ntop < o->pair_keep ? ntop : o->pair_keep - 1;
+			memmove(&top[pos + 1], &top[pos], (size_t)(last - pos) * sizeof *top);
+			top[pos] = e;
+			if (ntop < o->pair_keep)
+				ntop++;
+		}
+	}
+	for (int32_t t = 0; t < ntop && *budget > 0; t++) {
+		react_pattern_destroy(a);
+		react_pattern_destroy(q);
+		a = q = NULL;
+		if ((st = try_move(c, *p, &m.v[top[t].i], &a)) != REACT_OK ||
+		    (st = try_move(c, a, &m.v[top[t].j], &q)) != REACT_OK)
+			goto done;
+		if (!q) {
+			snprintf(c->err, c->errlen, "oracle: bug: a pair of moves passed the check once "
+			         "and not again");
+			st = REACT_ESEMANTIC;
+			goto done;
+		}
+		double s2, g2;
+		uint64_t before = c->st->full_evals;
+		if ((st = eval_full(c, q, &s2, &g2)) != REACT_OK)
+			goto done;
+		if (c->st->full_evals != before)
+			(*budget)--;
+		if (s2 > *score) {
+			react_pattern_destroy(*p);
+			*p = q;
+			q = NULL;
+			*score = s2;
+			*gbps = g2;
+			*improved = 1;
+			break;
+		}
+	}
+done:
+	react_pattern_destroy(a);
+	react_pattern_destroy(q);
+	memo_clear(&seen);
+	if (rng)
+		gsl_rng_free(rng);
+	free(m.v);
+	free(top);
+	return st;
+}
+
 /* ---- N above exhaustive_max_ranks: sampled multi-start local search ---- */
 
 /* Ranks of the searched job whose host is an endpoint of an external flow
@@ -1075,17 +1221,41 @@ static react_status_t search_job(octx_t *c, int32_t j, react_oracle_job_t *oj)
 		c->pg.done = 0;
 		c->pg.total = (uint64_t)budget;
 		progress(c);
-		for (int32_t s = 0; s < nstarts && s < c->o->climb_starts && budget > 0; s++) {
-			int64_t moves = 0;
-			if ((st = climb(c, &starts[s].p, &starts[s].score, &starts[s].gbps, &budget,
-			                &moves)) != REACT_OK)
-				goto done;
-			if (moves)
-				note_best(c, starts[s].p, starts[s].score, starts[s].gbps, REACT_ORACLE_CLIMB,
-				          moves, &st);
-			if (st != REACT_OK)
-				goto done;
+		int32_t top = -1;
+		int64_t *smoves = calloc((size_t)nstarts + 1, sizeof *smoves);
+		if (!smoves) {
+			st = REACT_ENOMEM;
+			goto done;
 		}
+		for (int32_t s = 0; s < nstarts && s < c->o->climb_starts && budget > 0; s++) {
+			if ((st = climb(c, &starts[s].p, &starts[s].score, &starts[s].gbps, &budget,
+			                &smoves[s])) != REACT_OK)
+				break;
+			if (smoves[s])
+				note_best(c, starts[s].p, starts[s].score, starts[s].gbps, REACT_ORACLE_CLIMB,
+				          smoves[s], &st);
+			if (st != REACT_OK)
+				break;
+			if (top < 0 || starts[s].score > starts[top].score)
+				top = s;
+		}
+		/* from the best local optimum: compound moves, each followed by a climb */
+		while (st == REACT_OK && top >= 0 && c->o->pair_keep > 0 && budget > 0) {
+			int improved = 0;
+			int64_t moves = 0;
+			start_t *b = &starts[top];
+			if ((st = pair_step(c, &b->p, &b->score, &b->gbps, &budget, &improved)) != REACT_OK ||
+			    !improved)
+				break;
+			c->pg.stage = "climb";
+			if ((st = climb(c, &b->p, &b->score, &b->gbps, &budget, &moves)) != REACT_OK)
+				break;
+			smoves[top] += 2 + moves;
+			note_best(c, b->p, b->score, b->gbps, REACT_ORACLE_CLIMB, smoves[top], &st);
+		}
+		free(smoves);
+		if (st != REACT_OK)
+			goto done;
 	} else {
 		if ((st = local_search(c)) != REACT_OK)
 			goto done;

@@ -19,7 +19,10 @@
  *     screened on the first screen_epochs epochs; the best `keep` (and the
  *     job's current pattern) are evaluated at full length; hill climbing
  *     (first improvement over position, chunk-local and pairwise global
- *     swaps, full-length evaluations) from the best climb_starts of them.
+ *     swaps, full-length evaluations) from the best climb_starts of them;
+ *     from the best local optimum, compound moves (pairs of single moves,
+ *     screened, the best pair_keep at full length) each followed by a
+ *     climb, until no pair improves.
  *   N >  exhaustive_max_ranks:  multi-start hill climbing (the current
  *     pattern and local_starts - 1 random permutations) over the same moves,
  *     sampled, full-length evaluations, local_evals in all.
@@ -64,6 +67,10 @@ typedef struct react_oracle_opts {
 	int32_t climb_starts;         /* hill climbs, from the best full-length patterns (3) */
 	int64_t climb_evals;          /* full-length evaluations of the hill climbing, per job
 	                               * and round (2000) */
+	int32_t pair_keep;            /* compound moves (pairs of single moves) run at full
+	                               * length per escape from a local optimum; 0: none (8) */
+	int64_t pair_screens;         /* pairs screened per escape, a deterministic sample
+	                               * when there are more (20000) */
 	int32_t local_starts;         /* N > exhaustive_max_ranks: climbs (4) */
 	int64_t local_evals;          /* N > exhaustive_max_ranks: full-length evaluations per
 	                               * job and round (400) */
