@@ -1,0 +1,101 @@
+#!/bin/sh
+# Decision-quality benchmark: sweeps of subsets of the paper's scenarios with
+# the oracle (react sweep --oracle), then bench-decisions over them.
+#
+# usage: bench/decisions/run.sh [-j N] [-b flow|dctcp] [-o DIR] [-w FILE] [-B BUILD] [-q]
+#   -j N     configurations run at once (react sweep -j; default 1)
+#   -b B     backend: flow (default) or dctcp
+#   -o DIR   where the sweeps go (default $TMPDIR/react-bench-decisions-B); a
+#            rerun resumes them, and oracle results are kept in DIR/oracle-cache
+#            so that a controller change reruns only baseline and REACT
+#   -w FILE  the report (default results/bench/decisions.txt for flow,
+#            results/bench/decisions-B.txt otherwise)
+#   -B DIR   the meson build directory holding react and bench-decisions
+#            (default build)
+#   -q       quick: a handful of configurations per set (a smoke test; the
+#            report then goes to stdout only unless -w is given)
+#
+# Sets (scenarios/paper/, overrides with --set):
+#   fig5a     seed 1..5, p {2, 4}, congested_pairs 1..6       (60 configurations)
+#   fig5a-p0  seed 1..5, p 0 (no congestion)                  (5)
+#   fig12     seed 1..3, p {2, 4}, congested_pairs 1..6        (36)
+#   fig5b     seed 1..3, p {2, 4}, congested_pairs 1..6        (36)
+#   fig8      seed 1..3, count {4, 16}, rate {30, 50} Gbps      (12)
+set -e
+jobs=1
+backend=flow
+out=
+report=
+build=build
+quick=0
+while getopts "j:b:o:w:B:q" opt; do
+	case $opt in
+	j) jobs=$OPTARG ;;
+	b) backend=$OPTARG ;;
+	o) out=$OPTARG ;;
+	w) report=$OPTARG ;;
+	B) build=$OPTARG ;;
+	q) quick=1 ;;
+	*) sed -n '2,20p' "$0" >&2; exit 2 ;;
+	esac
+done
+case $backend in
+flow | dctcp) ;;
+*) echo "run.sh: -b: expected flow or dctcp, got '$backend'" >&2; exit 2 ;;
+esac
+root=$(cd "$(dirname "$0")/../.." && pwd)
+react=$root/$build/react
+bench=$root/$build/bench/decisions/bench-decisions
+for x in "$react" "$bench"; do
+	[ -x "$x" ] || { echo "run.sh: $x missing: build first (meson compile -C $build)" >&2; exit 2; }
+done
+[ -n "$out" ] || out=${TMPDIR:-/tmp}/react-bench-decisions-$backend
+if [ -z "$report" ] && [ $quick = 0 ]; then
+	if [ $backend = flow ]; then report=$root/results/bench/decisions.txt
+	else report=$root/results/bench/decisions-$backend.txt; fi
+fi
+mkdir -p "$out"
+
+if [ $quick = 1 ]; then
+	seeds5=1; seeds3=1; pairs=[1,3]; ps=[4]; counts=[16]; rates=[30Gbps]
+else
+	seeds5=1..5; seeds3=1..3; pairs=1..6; ps=[2,4]; counts=[4,16]; rates=[30Gbps,50Gbps]
+fi
+
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+{
+	echo "# bench/decisions/run.sh $*"
+	echo "# backend $backend, -j $jobs, sweeps in $out; $(date -u +%Y-%m-%d) on $(nproc) cores"
+	echo "# react $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
+} > "$tmp"
+
+# name scenario --set... : one set
+sweep() {
+	name=$1; scen=$2; shift 2
+	t0=$(date +%s)
+	"$react" sweep "$root/scenarios/paper/$scen.yaml" "$@" --backend "$backend" \
+		-o "$out/$name" -j "$jobs" --oracle --oracle-cache "$out/oracle-cache" --no-plot --quiet \
+		> "$out/$name.out"
+	t1=$(date +%s)
+	n=$(($(wc -l < "$out/$name/runs.csv") - 1))
+	echo "# $name: $n configurations, $((t1 - t0)) s wall with -j $jobs (oracle results found in the cache are not searched again)" >> "$tmp"
+}
+
+sweep fig5a fig5a --set seed=$seeds5 --set congestion.external.p=$ps \
+	--set congestion.external.congested_pairs=$pairs
+sweep fig5a-p0 fig5a --set seed=$seeds5 --set congestion.external.p=0 \
+	--set congestion.external.congested_pairs=1
+sweep fig12 fig12 --set seed=$seeds3 --set congestion.external.p=$ps \
+	--set congestion.external.congested_pairs=$pairs
+sweep fig5b fig5b --set seed=$seeds3 --set congestion.external.p=$ps \
+	--set congestion.external.congested_pairs=$pairs
+sweep fig8 fig8 --set seed=$seeds3 --set congestion.degraded_links.count=$counts \
+	--set congestion.degraded_links.rate=$rates
+
+"$bench" "$out/fig5a" "$out/fig5a-p0" "$out/fig12" "$out/fig5b" "$out/fig8" >> "$tmp"
+if [ -n "$report" ]; then
+	cp "$tmp" "$report.tmp.$$" && mv "$report.tmp.$$" "$report"
+	echo "wrote $report"
+fi
+cat "$tmp"
