@@ -354,12 +354,19 @@ static int load_scenario(const char *path, scen_t *s, char *err, size_t errlen)
 	}
 	yaml_parser_t parser;
 	yctx_t yy = {.path = path, .err = err, .errlen = errlen}, *y = &yy;
-	yaml_parser_initialize(&parser);
+	if (!yaml_parser_initialize(&parser)) {
+		snprintf(err, errlen, "%s: out of memory starting the YAML parser", path);
+		fclose(f);
+		return -1;
+	}
 	yaml_parser_set_input_file(&parser, f);
 	int rc = 0;
 	if (!yaml_parser_load(&parser, &y->doc)) {
-		snprintf(err, errlen, "%s:%zu: %s", path, parser.problem_mark.line + 1,
-		         parser.problem ? parser.problem : "malformed YAML");
+		if (parser.error == YAML_MEMORY_ERROR)
+			snprintf(err, errlen, "%s: out of memory reading the scenario", path);
+		else
+			snprintf(err, errlen, "%s:%zu: %s", path, parser.problem_mark.line + 1,
+			         parser.problem ? parser.problem : "malformed YAML");
 		yaml_parser_delete(&parser);
 		fclose(f);
 		return -1;
