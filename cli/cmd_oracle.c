@@ -41,7 +41,9 @@ static void oracle_usage(FILE *f)
 	        "                         climb_evals (2000), pair_keep (8), pair_screens\n"
 	        "                         (20000), local_starts (4), local_evals (400),\n"
 	        "                         local_patience (60), rounds (1), equiv_max_ranks\n"
-	        "                         (256), seed (1), screen_full (0)\n"
+	        "                         (256), seed (1), screen_full (0), proxy (none:\n"
+	        "                         flow or dctcp searches there and runs the\n"
+	        "                         proxy_keep (16) best on --backend)\n"
 	        "  --quiet                no progress on stderr\n"
 	        "exit: 0 done, 2 bad input or a failed run\n");
 }
@@ -294,6 +296,12 @@ int react_cmd_oracle(int argc, char **argv)
 		       " screening and %" PRIu64 " full-length runs\n",
 		       st->permutations, st->candidates, st->rejected, st->unchanged, st->duplicates,
 		       st->screen_evals, st->full_evals);
+		if (st->proxy_full_evals)
+			printf("proxy search on %s: %" PRIu64 " screening and %" PRIu64
+			       " full-length runs, %.1f s; its %d best patterns run on %s\n",
+			       oo.proxy == REACT_ORACLE_PROXY_FLOW ? "flow" : "dctcp",
+			       st->proxy_screen_evals, st->proxy_full_evals, st->proxy_s, (int)oo.proxy_keep,
+			       be->name);
 		printf("oracle time: %.1f s (screening runs %.1f s, full-length runs %.1f s, checks "
 		       "%.2f s, building candidates %.2f s)\n", took, st->screen_s, st->full_s,
 		       st->check_s, st->build_s);

@@ -2,9 +2,14 @@
 # Decision-quality benchmark: sweeps of subsets of the paper's scenarios with
 # the oracle (react sweep --oracle), then bench-decisions over them.
 #
-# usage: bench/decisions/run.sh [-j N] [-b flow|dctcp] [-o DIR] [-w FILE] [-B BUILD] [-q]
+# usage: bench/decisions/run.sh [-j N] [-b flow|dctcp] [-o DIR] [-w FILE] [-B BUILD]
+#                               [-O KEY=VALUE]... [-q]
 #   -j N     configurations run at once (react sweep -j; default 1)
-#   -b B     backend: flow (default) or dctcp
+#   -b B     backend: flow (default) or dctcp; on dctcp the oracle searches on
+#            the flow backend and runs its 16 best patterns on dctcp
+#            (--oracle-opt proxy=flow), as the exhaustive screen would take
+#            hours per configuration there
+#   -O K=V   an oracle option (react oracle --help), for every set
 #   -o DIR   where the sweeps go (default $TMPDIR/react-bench-decisions-B); a
 #            rerun resumes them, and oracle results are kept in DIR/oracle-cache
 #            so that a controller change reruns only baseline and REACT
@@ -28,19 +33,22 @@ out=
 report=
 build=build
 quick=0
-while getopts "j:b:o:w:B:q" opt; do
+oopts=
+while getopts "j:b:o:w:B:O:q" opt; do
 	case $opt in
 	j) jobs=$OPTARG ;;
 	b) backend=$OPTARG ;;
 	o) out=$OPTARG ;;
 	w) report=$OPTARG ;;
 	B) build=$OPTARG ;;
+	O) oopts="$oopts --oracle-opt $OPTARG" ;;
 	q) quick=1 ;;
-	*) sed -n '2,20p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,24p' "$0" >&2; exit 2 ;;
 	esac
 done
 case $backend in
-flow | dctcp) ;;
+flow) ;;
+dctcp) oopts="--oracle-opt proxy=flow $oopts" ;;
 *) echo "run.sh: -b: expected flow or dctcp, got '$backend'" >&2; exit 2 ;;
 esac
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -67,6 +75,7 @@ trap 'rm -f "$tmp"' EXIT
 {
 	echo "# bench/decisions/run.sh $*"
 	echo "# backend $backend, -j $jobs, sweeps in $out; $(date -u +%Y-%m-%d) on $(nproc) cores"
+	[ -z "$oopts" ] || echo "# oracle options:$oopts"
 	echo "# react $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
 } > "$tmp"
 
@@ -75,7 +84,7 @@ sweep() {
 	name=$1; scen=$2; shift 2
 	t0=$(date +%s)
 	"$react" sweep "$root/scenarios/paper/$scen.yaml" "$@" --backend "$backend" \
-		-o "$out/$name" -j "$jobs" --oracle --oracle-cache "$out/oracle-cache" --no-plot --quiet \
+		-o "$out/$name" -j "$jobs" --oracle --oracle-cache "$out/oracle-cache" $oopts --no-plot --quiet \
 		> "$out/$name.out"
 	t1=$(date +%s)
 	n=$(($(wc -l < "$out/$name/runs.csv") - 1))

@@ -59,6 +59,8 @@ void react_oracle_opts_default(react_oracle_opts_t *o)
 	o->equiv_max_ranks = 256;
 	o->seed = 1;
 	o->screen_full = 0;
+	o->proxy = REACT_ORACLE_PROXY_NONE;
+	o->proxy_keep = 16;
 }
 
 typedef struct knob {
@@ -85,11 +87,24 @@ static const knob_t knobs[] = {
 	K32(equiv_max_ranks, 0, 1 << 20),
 	K64(seed, 0, INT64_MAX),
 	K32(screen_full, 0, 1),
+	K32(proxy_keep, 1, 100000),
 };
+
+static const char *const proxy_names[] = {"none", "flow", "dctcp"};
 
 react_status_t react_oracle_opts_set(react_oracle_opts_t *o, const char *key, const char *value,
                                      char *why, size_t whylen)
 {
+	if (!strcmp(key, "proxy")) {
+		for (int32_t i = 0; i < 3; i++)
+			if (!strcmp(value, proxy_names[i])) {
+				o->proxy = i;
+				return REACT_OK;
+			}
+		snprintf(why, whylen, "oracle option 'proxy': expected none, flow or dctcp, got '%s'",
+		         value);
+		return REACT_EINVAL;
+	}
 	for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++) {
 		const knob_t *k = &knobs[i];
 		if (strcmp(key, k->name))
@@ -114,7 +129,7 @@ react_status_t react_oracle_opts_set(react_oracle_opts_t *o, const char *key, co
 	for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
 		sb_printf(&b, "%s%s", i ? ", " : "", knobs[i].name);
 	char *names = sb_take(&b);
-	snprintf(why, whylen, "unknown oracle option '%s'; expected one of: %s", key,
+	snprintf(why, whylen, "unknown oracle option '%s'; expected one of: %s, proxy", key,
 	         names ? names : "?");
 	free(names);
 	return REACT_EINVAL;
@@ -126,6 +141,7 @@ const char *react_oracle_origin_name(react_oracle_origin_t o)
 	case REACT_ORACLE_GENERATED: return "generated";
 	case REACT_ORACLE_PERMUTATION: return "permutation";
 	case REACT_ORACLE_CLIMB: return "climb";
+	case REACT_ORACLE_PROXY: return "proxy";
 	}
 	return "?";
 }
@@ -170,7 +186,8 @@ uint64_t react_oracle_fingerprint(const react_config_t *cfg, const react_oracle_
 	int64_t v[] = {1 /* version of the search */, o->exhaustive_max_ranks, o->screen_epochs,
 	               o->keep, o->climb_starts, o->climb_evals, o->local_starts, o->local_evals,
 	               o->local_patience, o->rounds, o->equiv_max_ranks, (int64_t)o->seed,
-	               o->screen_full, o->pair_keep, o->pair_screens};
+	               o->screen_full, o->pair_keep, o->pair_screens, o->proxy,
+	               o->proxy ? o->proxy_keep : 0};
 	const unsigned char *c = (const unsigned char *)v;
 	for (size_t i = 0; i < sizeof v; i++) {
 		h ^= c[i];
@@ -226,9 +243,60 @@ typedef struct octx {
 	int64_t best_moves;
 	react_oracle_job_t *oj;
 	react_oracle_progress_t pg;
+	/* proxy search: every job's best distinct full-length patterns are kept
+	 * (collect > 0: how many); finalist mode: only those are evaluated */
+	int32_t collect;
+	struct finals *fin;
+	const struct finals *fin_in;
 	char *err;
 	size_t errlen;
 } octx_t;
+
+/* A job's best distinct patterns of a search, best first. */
+typedef struct finals {
+	int32_t n;
+	react_pattern_t **p;   /* collect entries */
+	double *score;
+} finals_t;
+
+static void finals_free(finals_t *f, int32_t njobs)
+{
+	for (int32_t j = 0; f && j < njobs; j++) {
+		for (int32_t k = 0; k < f[j].n; k++)
+			react_pattern_destroy(f[j].p[k]);
+		free(f[j].p);
+		free(f[j].score);
+	}
+	free(f);
+}
+
+/* Insert p (copied) into the job's list when it ranks among the best. */
+static react_status_t finals_add(octx_t *c, const react_pattern_t *p, double score)
+{
+	finals_t *f = &c->fin[c->job];
+	int32_t k = c->collect, pos = f->n;
+	if (!f->p && (!(f->p = calloc((size_t)k, sizeof *f->p)) ||
+	              !(f->score = calloc((size_t)k, sizeof *f->score))))
+		return REACT_ENOMEM;
+	while (pos > 0 && score > f->score[pos - 1])
+		pos--;
+	if (pos >= k)
+		return REACT_OK;
+	react_pattern_t *q = NULL;
+	react_status_t st = react_pattern_clone(p, &q);
+	if (st != REACT_OK)
+		return st;
+	if (f->n == k) {
+		react_pattern_destroy(f->p[k - 1]);
+		f->n--;
+	}
+	memmove(&f->p[pos + 1], &f->p[pos], (size_t)(f->n - pos) * sizeof *f->p);
+	memmove(&f->score[pos + 1], &f->score[pos], (size_t)(f->n - pos) * sizeof *f->score);
+	f->p[pos] = q;
+	f->score[pos] = score;
+	f->n++;
+	return REACT_OK;
+}
 
 static void progress(octx_t *c)
 {
@@ -413,6 +481,8 @@ static react_status_t eval_full(octx_t *c, const react_pattern_t *p, double *sco
 	react_drive_result_destroy(r);
 	c->pg.done++;
 	progress(c);
+	if (c->collect && (st = finals_add(c, p, *score)) != REACT_OK)
+		return st;
 	return memo_put(&c->memo, h, c->seqbuf, n, *score, *gbps);
 }
 
@@ -1213,7 +1283,28 @@ static react_status_t search_job(octx_t *c, int32_t j, react_oracle_job_t *oj)
 		if (st != REACT_OK)
 			goto done;
 	}
-	if (base->nranks <= c->o->exhaustive_max_ranks) {
+	if (c->fin_in) {
+		/* the proxy search's finalists of this job, on this backend */
+		const finals_t *f = &c->fin_in[j];
+		c->pg.stage = "finalists";
+		c->pg.done = 0;
+		c->pg.total = (uint64_t)f->n;
+		progress(c);
+		for (int32_t k = 0; k < f->n; k++) {
+			double sc, g;
+			if (!passes(c, f->p[k])) {
+				snprintf(c->err, c->errlen, "oracle: bug: a finalist of the proxy search fails "
+				         "the check");
+				st = REACT_ESEMANTIC;
+				goto done;
+			}
+			if ((st = eval_full(c, f->p[k], &sc, &g)) != REACT_OK)
+				goto done;
+			note_best(c, f->p[k], sc, g, REACT_ORACLE_PROXY, 0, &st);
+			if (st != REACT_OK)
+				goto done;
+		}
+	} else if (base->nranks <= c->o->exhaustive_max_ranks) {
 		if ((st = exhaustive(c, &starts, &nstarts)) != REACT_OK)
 			goto done;
 		int64_t budget = c->o->climb_evals;
@@ -1285,6 +1376,71 @@ done:
 	return st;
 }
 
+static react_status_t search_impl(const react_backend_ops_t *be, const react_config_t *cfg,
+                                  const react_oracle_opts_t *opts, int32_t collect,
+                                  finals_t **fin_out, const finals_t *fin_in,
+                                  react_oracle_result_t **out, char *err, size_t errlen);
+
+react_status_t react_oracle_search(const react_backend_ops_t *be, const react_config_t *cfg,
+                                   const react_oracle_opts_t *opts, react_oracle_result_t **out,
+                                   char *err, size_t errlen)
+{
+	react_oracle_opts_t dflt;
+	*out = NULL;
+	if (!opts) {
+		react_oracle_opts_default(&dflt);
+		opts = &dflt;
+	}
+	if (!be || !cfg || cfg->run.njobs < 1) {
+		snprintf(err, errlen, "oracle: expected a backend and a configuration with jobs");
+		return REACT_EINVAL;
+	}
+	if (opts->keep < 1 || opts->screen_epochs < 1 || opts->rounds < 1 || opts->local_starts < 1 ||
+	    opts->local_patience < 1 || opts->climb_starts < 0 || opts->climb_evals < 0 ||
+	    opts->local_evals < 0 || opts->exhaustive_max_ranks > 10 || opts->pair_keep < 0 ||
+	    opts->pair_screens < 1 || opts->proxy < 0 || opts->proxy > 2 || opts->proxy_keep < 1) {
+		snprintf(err, errlen, "oracle: options out of range (see react/oracle.h)");
+		return REACT_EINVAL;
+	}
+	const react_backend_ops_t *pbe = opts->proxy == REACT_ORACLE_PROXY_FLOW ? &react_backend_flow
+	                                 : opts->proxy == REACT_ORACLE_PROXY_DCTCP
+	                                     ? &react_backend_dctcp
+	                                     : NULL;
+	if (!pbe || pbe == be)
+		return search_impl(be, cfg, opts, 0, NULL, NULL, out, err, errlen);
+	/* search on the proxy, keeping every job's best distinct patterns; then
+	 * run those on be and take the best (the generated pattern among them) */
+	finals_t *fin = NULL;
+	react_oracle_result_t *pr = NULL;
+	react_status_t st = search_impl(pbe, cfg, opts, opts->proxy_keep, &fin, NULL, &pr, err,
+	                                errlen);
+	if (st != REACT_OK)
+		return st;
+	st = search_impl(be, cfg, opts, 0, NULL, fin, out, err, errlen);
+	if (st == REACT_OK) {
+		react_oracle_stats_t *a = &(*out)->stats;
+		const react_oracle_stats_t *b = &pr->stats;
+		a->permutations += b->permutations;
+		a->candidates += b->candidates;
+		a->rejected += b->rejected;
+		a->unchanged += b->unchanged;
+		a->duplicates += b->duplicates;
+		a->proxy_screen_evals = b->screen_evals;
+		a->proxy_full_evals = b->full_evals;
+		a->build_s += b->build_s;
+		a->check_s += b->check_s;
+		a->proxy_s = b->total_s;
+		a->total_s += b->total_s;
+		for (int32_t j = 0; j < (*out)->njobs; j++) {
+			(*out)->jobs[j].screen_best_gbps = pr->jobs[j].screen_best_gbps;
+			(*out)->jobs[j].perm_best_gbps = pr->jobs[j].perm_best_gbps;
+		}
+	}
+	finals_free(fin, cfg->run.njobs);
+	react_oracle_result_destroy(pr);
+	return st;
+}
+
 void react_oracle_result_destroy(react_oracle_result_t *r)
 {
 	if (!r)
@@ -1297,12 +1453,15 @@ void react_oracle_result_destroy(react_oracle_result_t *r)
 	free(r);
 }
 
-react_status_t react_oracle_search(const react_backend_ops_t *be, const react_config_t *cfg,
-                                   const react_oracle_opts_t *opts, react_oracle_result_t **out,
-                                   char *err, size_t errlen)
+/* The search on be.  collect > 0: keep every job's `collect` best distinct
+ * full-length patterns in *fin_out (a proxy search); fin_in: evaluate only
+ * those (finalist mode, one round). */
+static react_status_t search_impl(const react_backend_ops_t *be, const react_config_t *cfg,
+                                  const react_oracle_opts_t *opts, int32_t collect,
+                                  finals_t **fin_out, const finals_t *fin_in,
+                                  react_oracle_result_t **out, char *err, size_t errlen)
 {
 	react_status_t st = REACT_OK;
-	react_oracle_opts_t dflt;
 	react_oracle_result_t *res = NULL;
 	octx_t c;
 	double t0 = now_s();
@@ -1310,21 +1469,11 @@ react_status_t react_oracle_search(const react_backend_ops_t *be, const react_co
 
 	*out = NULL;
 	memset(&c, 0, sizeof c);
-	if (!opts) {
-		react_oracle_opts_default(&dflt);
-		opts = &dflt;
-	}
-	if (!be || !cfg || cfg->run.njobs < 1) {
-		snprintf(err, errlen, "oracle: expected a backend and a configuration with jobs");
-		return REACT_EINVAL;
-	}
-	if (opts->keep < 1 || opts->screen_epochs < 1 || opts->rounds < 1 || opts->local_starts < 1 ||
-	    opts->local_patience < 1 || opts->climb_starts < 0 || opts->climb_evals < 0 ||
-	    opts->local_evals < 0 || opts->exhaustive_max_ranks > 10) {
-		snprintf(err, errlen, "oracle: options out of range (see react/oracle.h)");
-		return REACT_EINVAL;
-	}
 	int32_t nj = cfg->run.njobs;
+	c.collect = collect;
+	c.fin_in = fin_in;
+	if (collect && !(c.fin = calloc((size_t)nj, sizeof *c.fin)))
+		return REACT_ENOMEM;
 	c.be = be;
 	c.cfg = cfg;
 	c.o = opts;
@@ -1388,7 +1537,7 @@ react_status_t react_oracle_search(const react_backend_ops_t *be, const react_co
 	int screened = 0;
 	for (int32_t j = 0; j < nj; j++)
 		screened |= cfg->react_on[j] && cfg->run.jobs[j].nranks <= opts->exhaustive_max_ranks &&
-		            !opts->screen_full;
+		            !opts->screen_full && !fin_in;
 	react_drive_result_t *sr = NULL;
 	d.warmup = NULL;
 	if (screened && (st = react_drive(be, &c.screen_run, &d, &sr, e, sizeof e)) != REACT_OK) {
@@ -1414,7 +1563,7 @@ react_status_t react_oracle_search(const react_backend_ops_t *be, const react_co
 	c.cur_score = 1.0;
 
 	/* coordinate search over the REACT jobs */
-	for (int32_t round = 0; round < opts->rounds && c.nsearched; round++) {
+	for (int32_t round = 0; round < (fin_in ? 1 : opts->rounds) && c.nsearched; round++) {
 		double before = c.cur_score;
 		for (int32_t j = 0; j < nj; j++) {
 			if (!cfg->react_on[j])
@@ -1458,7 +1607,12 @@ react_status_t react_oracle_search(const react_backend_ops_t *be, const react_co
 	res->stats.total_s = now_s() - t0;
 	*out = res;
 	res = NULL;
+	if (fin_out) {
+		*fin_out = c.fin;
+		c.fin = NULL;
+	}
 fail:
+	finals_free(c.fin, nj);
 	for (int32_t j = 0; c.owned && j < nj; j++)
 		react_pattern_destroy(c.owned[j]);
 	free(c.owned);

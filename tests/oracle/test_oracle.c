@@ -330,6 +330,41 @@ Test(oracle, two_jobs_coordinate_search)
 	react_scenario_destroy(s);
 }
 
+/* A proxy search: found on the flow backend, chosen on dctcp among the
+ * proxy's finalists (the generated pattern one of them). */
+Test(oracle, proxy_search)
+{
+	react_scenario_t *s = scenario(STAR4);
+	react_config_t *c = config(s, 0);
+	congest_rank(c, 1);
+	react_oracle_opts_t o;
+	react_oracle_opts_default(&o);
+	o.proxy = REACT_ORACLE_PROXY_FLOW;
+	o.proxy_keep = 5;
+	react_oracle_result_t *r = NULL;
+	char err[1024];
+	cr_assert_eq(react_oracle_search(&react_backend_dctcp, c, &o, &r, err, sizeof err), REACT_OK,
+	             "%s", err);
+	const react_oracle_job_t *j = &r->jobs[0];
+	cr_assert_gt(r->stats.proxy_full_evals, 5);
+	/* on dctcp: the baseline, at most 5 finalists, the final run */
+	cr_assert_leq(r->stats.full_evals, 5 + 2);
+	cr_assert_eq(r->stats.screen_evals, 0);
+	cr_assert_geq(j->oracle_gbps, j->baseline_gbps);
+	cr_assert_gt(j->oracle_gbps, j->baseline_gbps * 1.02, "oracle %g, baseline %g",
+	             j->oracle_gbps, j->baseline_gbps);
+	cr_assert_eq(j->origin, REACT_ORACLE_PROXY);
+	cr_assert_eq(react_pattern_check(j->best, NULL), REACT_OK);
+	cr_assert_eq(r->final->jobs[0].mean_algbw_gbps, j->oracle_gbps);
+	/* the proxy is part of the fingerprint */
+	react_oracle_opts_t d;
+	react_oracle_opts_default(&d);
+	cr_assert_neq(react_oracle_fingerprint(c, &o), react_oracle_fingerprint(c, &d));
+	react_oracle_result_destroy(r);
+	react_config_destroy(c);
+	react_scenario_destroy(s);
+}
+
 /* The oracle fingerprint leaves out REACT's parameters, not the rest. */
 Test(oracle, fingerprint_ignores_controller_parameters)
 {
@@ -362,6 +397,10 @@ Test(oracle, options_by_name)
 	cr_assert_eq(o.keep, 12);
 	cr_assert_eq(react_oracle_opts_set(&o, "screen_epochs", "0", why, sizeof why), REACT_EINVAL);
 	cr_assert(strstr(why, "screen_epochs"), "%s", why);
+	cr_assert_eq(react_oracle_opts_set(&o, "proxy", "flow", why, sizeof why), REACT_OK);
+	cr_assert_eq(o.proxy, REACT_ORACLE_PROXY_FLOW);
+	cr_assert_eq(react_oracle_opts_set(&o, "proxy", "ns3", why, sizeof why), REACT_EINVAL);
+	cr_assert(strstr(why, "expected none, flow or dctcp"), "%s", why);
 	cr_assert_eq(react_oracle_opts_set(&o, "budget", "1", why, sizeof why), REACT_EINVAL);
 	cr_assert(strstr(why, "unknown oracle option 'budget'"), "%s", why);
 }

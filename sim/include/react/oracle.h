@@ -44,6 +44,7 @@
 
 #include "react/backend.h"
 #include "react/driver.h"
+#include "react/flowsim.h"
 #include "react/pattern.h"
 #include "react/scenario.h"
 
@@ -59,6 +60,8 @@ typedef struct react_oracle_progress {
 	double best_gbps;     /* the job's best full-length mean algbw so far (0: none yet) */
 	double base_gbps;     /* the job's baseline mean algbw */
 } react_oracle_progress_t;
+
+enum { REACT_ORACLE_PROXY_NONE = 0, REACT_ORACLE_PROXY_FLOW = 1, REACT_ORACLE_PROXY_DCTCP = 2 };
 
 typedef struct react_oracle_opts {
 	int32_t exhaustive_max_ranks; /* exhaustive over N! up to this many ranks (9) */
@@ -81,6 +84,11 @@ typedef struct react_oracle_opts {
 	uint64_t seed;                /* random starts and sampled moves (1) */
 	int32_t screen_full;          /* 1: every permutation at full length instead of the
 	                               * screen (the reference that chose keep; slow) */
+	int32_t proxy;                /* REACT_ORACLE_PROXY_*: search on this (cheaper)
+	                               * backend, then run each job's proxy_keep best
+	                               * distinct patterns on the real one and keep the best
+	                               * (none) */
+	int32_t proxy_keep;           /* (16) */
 	/* Optional: called before every evaluation with the candidate (already
 	 * checked) and whether it runs at full length. */
 	void (*on_eval)(void *ctx, int32_t job, const react_pattern_t *cand, int full);
@@ -93,16 +101,18 @@ typedef struct react_oracle_opts {
 /* The defaults above. */
 void react_oracle_opts_default(react_oracle_opts_t *o);
 /* Set one knob by name (the CLI's --oracle-opt key=value): exhaustive_max_ranks,
- * screen_epochs, keep, climb_starts, climb_evals, local_starts, local_evals,
- * local_patience, rounds, equiv_max_ranks, seed, screen_full.  REACT_EINVAL with
- * why naming the key and the valid range. */
+ * screen_epochs, keep, climb_starts, climb_evals, pair_keep, pair_screens,
+ * local_starts, local_evals, local_patience, rounds, equiv_max_ranks, seed,
+ * screen_full, proxy_keep (integers), proxy (none, flow, dctcp).  REACT_EINVAL
+ * with why naming the key and the valid range. */
 react_status_t react_oracle_opts_set(react_oracle_opts_t *o, const char *key, const char *value,
                                      char *why, size_t whylen);
 
 typedef enum react_oracle_origin {
 	REACT_ORACLE_GENERATED = 0, /* nothing beat the generated pattern */
 	REACT_ORACLE_PERMUTATION,   /* a global permutation (screened or local start) */
-	REACT_ORACLE_CLIMB          /* reached by hill climbing */
+	REACT_ORACLE_CLIMB,         /* reached by hill climbing */
+	REACT_ORACLE_PROXY          /* the best of a proxy search's finalists on this backend */
 } react_oracle_origin_t;
 const char *react_oracle_origin_name(react_oracle_origin_t o); /* "generated", ... */
 
@@ -128,8 +138,11 @@ typedef struct react_oracle_stats {
 	uint64_t unchanged;      /* moves that left the pattern as it was: skipped */
 	uint64_t duplicates;     /* identical (for the backend) to one already evaluated:
 	                          * result reused */
-	uint64_t screen_evals, full_evals;
-	double build_s, check_s, screen_s, full_s, total_s; /* wall time (not deterministic) */
+	uint64_t screen_evals, full_evals;  /* backend runs (the baseline's and the final one
+	                                     * included) */
+	uint64_t proxy_screen_evals, proxy_full_evals; /* the same on the proxy backend */
+	double build_s, check_s, screen_s, full_s, proxy_s, total_s; /* wall time (not
+	                                     * deterministic) */
 } react_oracle_stats_t;
 
 typedef struct react_oracle_result {
