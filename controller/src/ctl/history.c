@@ -145,7 +145,7 @@ int react_history_epochs(const react_history_t *h) { return h ? h->n : 0; }
  *          at endpoints found unloaded, within [1, n]
  *          (flows of one step do not all overlap, so k(2) is often well
  *          below 2; the smallest, not the median, since most flows may be
- *          congested); n never seen: k(n - 1), k(1) = 1;
+ *          congested); n never seen: k(n - 1) n / (n - 1), k(1) = 1;
  *   x, y   the sender's egress and the receiver's ingress load in flows
  *          (external traffic): the smallest excess u / c0 - k over the
  *          endpoint's flows, so a rank is blamed only when all its flows
@@ -163,14 +163,24 @@ static double rec_excess(const react_rates_t *r, const hrec_t *q, int out)
 	return e > 0 ? e : 0;
 }
 
+static void partner(int32_t *firstp, unsigned char *multi, size_t e, react_rank_t q)
+{
+	if (firstp[e] < 0)
+		firstp[e] = q;
+	else if (firstp[e] != q)
+		multi[e] = 1;
+}
+
 static react_status_t cover(const react_history_t *h, react_rates_t *r, size_t nrec)
 {
 	size_t N = (size_t)h->N, left = 0;
 	unsigned char *done = calloc(nrec ? nrec : 1, 1);
 	double *capx = malloc(N * sizeof *capx), *capy = malloc(N * sizeof *capy);
 	size_t *cnt = malloc(2 * N * sizeof *cnt);
-	if (!done || !capx || !capy || !cnt) {
-		free(done); free(capx); free(capy); free(cnt);
+	int32_t *firstp = malloc(2 * N * sizeof *firstp);
+	unsigned char *multi = malloc(2 * N);
+	if (!done || !capx || !capy || !cnt || !firstp || !multi) {
+		free(done); free(capx); free(capy); free(cnt); free(firstp); free(multi);
 		return REACT_ENOMEM;
 	}
 	memcpy(capx, r->x, N * sizeof *capx);
@@ -192,6 +202,9 @@ static react_status_t cover(const react_history_t *h, react_rates_t *r, size_t n
 	while (left > 0) {
 		size_t best = SIZE_MAX, k = 0;
 		memset(cnt, 0, 2 * N * sizeof *cnt);
+		memset(multi, 0, 2 * N);
+		for (size_t e = 0; e < 2 * N; e++)
+			firstp[e] = -1;
 		for (int i = 0; i < h->n; i++) {
 			int s = (h->head + i) % h->H;
 			for (size_t j = 0; j < h->len[s]; j++, k++) {
@@ -199,15 +212,21 @@ static react_status_t cover(const react_history_t *h, react_rates_t *r, size_t n
 				if (done[k])
 					continue;
 				if (r->x[q->src] == 0 && capx[q->src] > EXPLAIN_TOL &&
-				    capx[q->src] >= rec_excess(r, q, 1) - EXPLAIN_TOL)
+				    capx[q->src] >= rec_excess(r, q, 1) - EXPLAIN_TOL) {
 					cnt[q->src]++;
+					partner(firstp, multi, (size_t)q->src, q->dst);
+				}
 				if (r->y[q->dst] == 0 && capy[q->dst] > EXPLAIN_TOL &&
-				    capy[q->dst] >= rec_excess(r, q, 0) - EXPLAIN_TOL)
+				    capy[q->dst] >= rec_excess(r, q, 0) - EXPLAIN_TOL) {
 					cnt[N + (size_t)q->dst]++;
+					partner(firstp, multi, N + (size_t)q->dst, q->src);
+				}
 			}
 		}
+		/* an endpoint is blamed only for slowness seen with two partners or
+		 * more: a slow pair alone (a ring's 3 -> 4) is the pair's, z */
 		for (size_t e = 0; e < 2 * N; e++)
-			if (cnt[e] && (best == SIZE_MAX || cnt[e] > cnt[best]))
+			if (cnt[e] && multi[e] && (best == SIZE_MAX || cnt[e] > cnt[best]))
 				best = e;
 		if (best == SIZE_MAX)
 			break;
@@ -236,6 +255,8 @@ static react_status_t cover(const react_history_t *h, react_rates_t *r, size_t n
 	free(capx);
 	free(capy);
 	free(cnt);
+	free(firstp);
+	free(multi);
 	return REACT_OK;
 }
 
@@ -318,7 +339,7 @@ react_status_t react_history_learn(const react_history_t *h, react_rates_t **out
 			ke[0] = 0.0;
 			for (int32_t k = 1; k <= maxk; k++) {
 				if (isnan(ke[k]))
-					ke[k] = k == 1 ? 1.0 : ke[k - 1];
+					ke[k] = k == 1 ? 1.0 : ke[k - 1] * k / (k - 1);
 				if (ke[k] > k)
 					ke[k] = k;
 				if (ke[k] < 1.0)
@@ -393,7 +414,10 @@ double react_rates_share(const react_rates_t *r, int32_t k, int out)
 	const double *ke = out ? r->keff : r->keff_in;
 	if (k <= 0)
 		return 0;
-	return ke[k <= r->maxk ? k : r->maxk];
+	if (k <= r->maxk)
+		return ke[k];
+	/* a degree never seen shares in proportion */
+	return r->maxk > 0 ? ke[r->maxk] * k / r->maxk : (double)k;
 }
 
 double react_rates_flow(const react_rates_t *r, react_rank_t src, react_rank_t dst, int32_t kout,
