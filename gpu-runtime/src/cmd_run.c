@@ -811,6 +811,11 @@ int react_gpu_cmd_run(int argc, char **argv)
 	sc.react = 1;
 	sc.seed = 1;
 	react_params_default(&sc.params);
+	/* D is the runtime's consensus latency (paper 6.3): the job keeps
+	 * running the old pattern while the tuner decides, 5 epochs unless the
+	 * scenario says otherwise (the controller's own default, 0, is for
+	 * simulations, whose decisions take no simulated time) */
+	sc.params.apply_delay = REACT_RT_APPLY_DELAY;
 	char err[512];
 	if (load_scenario(path, &sc, err, sizeof err)) {
 		fprintf(stderr, "react-gpu run: %s\n", err);

@@ -33,7 +33,7 @@ Test(params, defaults_are_table3)
 	cr_assert_eq(p.history_epochs, 60);
 	cr_assert_eq(p.explore_rounds, 5);
 	cr_assert_float_eq(p.revert_tau, 0.05, 1e-15);
-	cr_assert_eq(p.apply_delay, 5);
+	cr_assert_eq(p.apply_delay, 0);
 	cr_assert_eq(react_params_validate(&p, why, sizeof why), REACT_OK);
 }
 

@@ -36,6 +36,7 @@ static void run_job(int react_on, outcome_t *o)
 	cr_assert_eq(react_rt_set_link(rt, 3, 4, 5e-6, 1e9), REACT_OK);
 	react_params_t prm;
 	react_params_default(&prm);
+	prm.apply_delay = REACT_RT_APPLY_DELAY;
 	prm.seed = 7;
 	react_rt_tuner_t *tu = NULL;
 	if (react_on)

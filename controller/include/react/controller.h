@@ -62,6 +62,7 @@ typedef struct react_params {
 	int selection;       /* REACT_SEL_*: which passing candidate of a vertex is taken */
 	int pruning;         /* REACT_PRUNE_*: which swaps are candidates at all */
 	double min_gain;     /* welch rule: smallest observed gain worth keeping (0.01) */
+	double confidence;   /* welch rule: one-sided confidence of the gain's bounds (0.9) */
 	int extensions;      /* welch rule: one-batch extensions of an undecided test (2) */
 } react_params_t;
 
@@ -70,7 +71,8 @@ enum { REACT_PROFILE_DEFAULT = 0, REACT_PROFILE_PAPER = 1 };
  * pattern: the whole candidate pattern re-timed from learned rates */
 enum { REACT_EST_PAPER = 0, REACT_EST_PATTERN = 1 };
 /* paper: keep when mean(T1) (1 + tau_r) < mean(T0) (5.4.2);
- * welch: keep when a one-sided 95 % Welch bound on the gain clears min_gain */
+ * welch: keep when the mean gain exceeds min_gain and a one-sided Welch
+ * bound (confidence) on it is above 0 */
 enum { REACT_KEEP_PAPER = 0, REACT_KEEP_WELCH = 1 };
 /* first: the first candidate that passes epsilon (Algorithm 1);
  * best: the passing candidate of largest estimated gain among a vertex's trials */

@@ -11,10 +11,11 @@
  *
  * Judging G1 (keep_rule):
  *   paper: after one batch, kept if mean(T1) (1 + tau_r) < mean(T0);
- *   welch: kept if its mean gain over G0 exceeds min_gain and a one-sided
- *          95 % Welch bound on the gain is above 0; reverted if the upper
- *          bound is below min_gain; otherwise the test is extended by one
- *          batch (at most `extensions` times), then reverted.
+ *   welch: kept if its mean gain over G0 (every epoch G0 ran since it
+ *          became the base, up to H) exceeds min_gain and a one-sided Welch
+ *          bound (`confidence`, 0.9) on the gain is above 0; reverted at once
+ *          if the mean gain is below min_gain; otherwise the test is extended
+ *          by one batch (at most `extensions` times), then reverted.
  * A kept G1 becomes the base; the same decision looks for congestion left
  * in it.  On a revert, Algorithm 1 runs on G0 at once with G0's stored
  * batch (G1's hash and every pattern already tried from G0 excluded), so
@@ -353,13 +354,13 @@ static verdict_t judge(react_ctl_t *c, judged_t *jg, char *why, size_t whylen)
 			df = den > 0 ? df / den : 1.0;
 			if (df < 1.0)
 				df = 1.0;
-			t = gsl_cdf_tdist_Pinv(0.95, df);
+			t = gsl_cdf_tdist_Pinv(c->p.confidence, df);
 		}
 		jg->obs_gain = p0 > 0 ? 1.0 - m1 / p0 : 0.0;
 		jg->lo = p0 > 0 ? (p0 - m1 - t * se) / p0 : 0;
 		jg->hi = p0 > 0 ? (p0 - m1 + t * se) / p0 : 0;
 		if (jg->obs_gain > c->p.min_gain && jg->lo > 0) {
-			snprintf(why, whylen, "gain %.4g > min_gain, 95%% lower bound %.4g > 0", jg->obs_gain,
+			snprintf(why, whylen, "gain %.4g > min_gain, lower bound %.4g > 0", jg->obs_gain,
 			         jg->lo);
 			return V_KEEP;
 		}
@@ -368,12 +369,12 @@ static verdict_t judge(react_ctl_t *c, judged_t *jg, char *why, size_t whylen)
 		 * reverted at once, so a network with nothing to gain pays little */
 		if (jg->obs_gain <= c->p.min_gain || jg->hi < c->p.min_gain ||
 		    c->test_ext >= c->p.extensions) {
-			snprintf(why, whylen, "gain %.4g, 95%% bounds [%.4g, %.4g]: %s", jg->obs_gain, jg->lo,
+			snprintf(why, whylen, "gain %.4g, bounds [%.4g, %.4g]: %s", jg->obs_gain, jg->lo,
 			         jg->hi, c->test_ext >= c->p.extensions ? "undecided after extensions"
 			                                               : "below min_gain");
 			return V_REVERT;
 		}
-		snprintf(why, whylen, "gain %.4g, 95%% bounds [%.4g, %.4g]: undecided, one more batch",
+		snprintf(why, whylen, "gain %.4g, bounds [%.4g, %.4g]: undecided, one more batch",
 		         jg->obs_gain, jg->lo, jg->hi);
 		return V_EXTEND;
 	}

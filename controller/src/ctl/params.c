@@ -59,7 +59,10 @@ static const pdesc_t params_table[] = {
 	 "patterns tried (and reverted) from one base pattern before it is kept", NULL},
 	{"revert_tau", "tau_r", "fraction", P_DOUBLE, OFF(revert_tau), 0.05, 0.0, 1e9,
 	 "required observed improvement of a change, else revert", NULL},
-	{"apply_delay", "D", "epochs", P_INT, OFF(apply_delay), 5, 0, 1000000,
+	/* 0: a simulated decision takes no simulated time; the GPU runtime sets
+	 * its consensus latency (REACT_RT_APPLY_DELAY, 5).  Measured on the
+	 * fig5a subset: D = 0 +37.5 %, D = 5 +36.8 % (docs/controller.md) */
+	{"apply_delay", "D", "epochs", P_INT, OFF(apply_delay), 0, 0, 1000000,
 	 "epochs between a decision and the first epoch that uses it", NULL},
 	{"seed", "-", "-", P_U64, OFF(seed), 1, 0, 0, "seed of every random choice", NULL},
 	/* 256: the precomputation takes ~7 s at 256 ranks and ~50 s at 512 on a
@@ -83,6 +86,8 @@ static const pdesc_t params_table[] = {
 	 pruning_names},
 	{"min_gain", "-", "fraction", P_DOUBLE, OFF(min_gain), 0.01, 0.0, 1.0,
 	 "welch rule: smallest observed gain worth keeping", NULL},
+	{"confidence", "-", "fraction", P_DOUBLE, OFF(confidence), 0.9, 0.5, 0.9999,
+	 "welch rule: one-sided confidence of the bound on the gain", NULL},
 	{"extensions", "-", "batches", P_INT, OFF(extensions), 2, 0, 100,
 	 "welch rule: one-batch extensions of an undecided test before a revert", NULL},
 };

@@ -29,6 +29,10 @@
 #include "react/controller.h"
 #include "react/pattern.h"
 
+/* Default apply delay D of the GPU runtime, in epochs: the consensus
+ * latency the paper's prototype allowed (section 6.3). */
+#define REACT_RT_APPLY_DELAY 5
+
 #ifdef __cplusplus
 extern "C" {
 #endif
