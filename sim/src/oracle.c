@@ -52,6 +52,8 @@ void react_oracle_opts_default(react_oracle_opts_t *o)
 	o->climb_evals = 2000;
 	o->pair_keep = 8;
 	o->pair_screens = 20000;
+	o->graph_rounds = 1;
+	o->graph_max = 4;
 	o->local_starts = 4;
 	o->local_evals = 400;
 	o->local_patience = 60;
@@ -80,6 +82,8 @@ static const knob_t knobs[] = {
 	K64(climb_evals, 0, INT64_MAX),
 	K32(pair_keep, 0, 1000000),
 	K64(pair_screens, 1, INT64_MAX),
+	K32(graph_rounds, 0, 1000),
+	K32(graph_max, 0, 1 << 20),
 	K32(local_starts, 1, 1000000),
 	K64(local_evals, 0, INT64_MAX),
 	K64(local_patience, 1, INT64_MAX),
@@ -183,11 +187,11 @@ uint64_t react_oracle_fingerprint(const react_config_t *cfg, const react_oracle_
 		o = &d;
 	}
 	uint64_t h = react_config_fingerprint_noparams(cfg);
-	int64_t v[] = {1 /* version of the search */, o->exhaustive_max_ranks, o->screen_epochs,
+	int64_t v[] = {2 /* version of the search: changed with it */, o->exhaustive_max_ranks, o->screen_epochs,
 	               o->keep, o->climb_starts, o->climb_evals, o->local_starts, o->local_evals,
 	               o->local_patience, o->rounds, o->equiv_max_ranks, (int64_t)o->seed,
 	               o->screen_full, o->pair_keep, o->pair_screens, o->proxy,
-	               o->proxy ? o->proxy_keep : 0};
+	               o->proxy ? o->proxy_keep : 0, o->graph_rounds, o->graph_max};
 	const unsigned char *c = (const unsigned char *)v;
 	for (size_t i = 0; i < sizeof v; i++) {
 		h ^= c[i];
@@ -246,6 +250,9 @@ typedef struct octx {
 	/* proxy search: every job's best distinct full-length patterns are kept
 	 * (collect > 0: how many); finalist mode: only those are evaluated */
 	int32_t collect;
+	int32_t tgraph;               /* >= 0: run_state measures this chunk graph's time */
+	double tg_sum;                /* sum over the run's epochs of its completion time */
+	int64_t tg_n;
 	struct finals *fin;
 	const struct finals *fin_in;
 	char *err;
@@ -394,6 +401,24 @@ static double score_of(const octx_t *c, const react_drive_result_t *r, const dou
 	return s / (double)c->nsearched;
 }
 
+/* Per-epoch hook of run_state: the completion time of chunk graph
+ * c->tgraph of the searched job (its last flow's arrival - the epoch's
+ * start), summed over the epochs. */
+static react_status_t graph_time(void *ctx, const react_epoch_report_t *rep)
+{
+	octx_t *c = ctx;
+	if (rep->job != c->job)
+		return REACT_OK;
+	double end = rep->start_s;
+	for (size_t f = 0; f < rep->pattern->nflows; f++)
+		if (react_pattern_flow_graph(rep->pattern, f) == c->tgraph &&
+		    rep->flow_start_s[f] + rep->fct_s[f] > end)
+			end = rep->flow_start_s[f] + rep->fct_s[f];
+	c->tg_sum += end - rep->start_s;
+	c->tg_n++;
+	return REACT_OK;
+}
+
 /* One run with job c->job on cand (NULL: every job on its current pattern).
  * full: full length with warm-up, else the screen.  out: the drive result
  * (may be NULL). */
@@ -413,6 +438,12 @@ static react_status_t run_state(octx_t *c, const react_pattern_t *cand, int full
 	d.warmup = full ? c->cfg->warmup : NULL;
 	d.fixed = fx;
 	d.backend_state = c->bstate;
+	if (c->tgraph >= 0) {
+		c->tg_sum = 0;
+		c->tg_n = 0;
+		d.on_epoch = graph_time;
+		d.on_epoch_ctx = c;
+	}
 	double t0 = now_s();
 	st = react_drive(c->be, full ? &c->cfg->run : &c->screen_run, &d, out, e, sizeof e);
 	double dt = now_s() - t0;
@@ -753,6 +784,226 @@ fail:
 	return st;
 }
 
+/* ---- stage 2b: chunk-local permutations ---- */
+
+/* A screened candidate: its score and where it came from. */
+typedef struct pscored {
+	double score;
+	uint64_t index;
+	uint32_t i, j;
+} pscored_t;
+
+
+/* Chunk-local permutations, for patterns of 2 .. graph_max chunk graphs: the
+ * epoch ends when the slowest graph ends (a tree AllReduce's two trees run
+ * side by side), so a better placement of one graph alone often does not
+ * show in the epoch time, and neither global permutations nor single moves
+ * get past that.  Graphs are therefore placed each on its own, then
+ * jointly: for each graph g, every permutation of the ranks applied to g's
+ * flows alone is screened and ranked by g's own completion time (mean over
+ * the screen epochs; ties: the earlier permutation); the M best of every
+ * graph (M = 16, 6, 4 for 2, 3, 4 graphs: at most 256 combinations) are
+ * combined, every combination screened on the epoch time, the keep best run
+ * at full length, and the best replaces *s when it beats it.  Repeated from
+ * the new pattern, graph_rounds times at most, while it improves. */
+static int graph_m(int32_t G)
+{
+	return G == 2 ? 16 : G == 3 ? 6 : 4;
+}
+
+static react_status_t apply_graph_perms(const react_pattern_t *base, int32_t G,
+                                        react_rank_t *const *perms, react_pattern_t **out)
+{
+	react_status_t st = react_pattern_clone(base, out);
+	for (size_t f = 0; st == REACT_OK && f < (*out)->nflows; f++) {
+		int32_t g = react_pattern_flow_graph(base, f);
+		if (g >= 0 && g < G && perms[g]) {
+			(*out)->flows[f].src = perms[g][base->flows[f].src];
+			(*out)->flows[f].dst = perms[g][base->flows[f].dst];
+		}
+	}
+	if (st == REACT_OK)
+		st = react_pattern_reindex(*out);
+	if (st != REACT_OK) {
+		react_pattern_destroy(*out);
+		*out = NULL;
+	}
+	return st;
+}
+
+static react_status_t graph_stage(octx_t *c, start_t *s, int64_t *budget, int64_t *moves)
+{
+	react_status_t st = REACT_OK;
+	const react_oracle_opts_t *o = c->o;
+	int32_t G = react_pattern_ngraphs(s->p), n = s->p->nranks;
+	if (G < 2 || G > o->graph_max || G > 4 || o->graph_rounds < 1)
+		return REACT_OK;
+	int32_t M = graph_m(G);
+	uint64_t total = 1;
+	for (int32_t i = 2; i <= n; i++)
+		total *= (uint64_t)i;
+	if ((uint64_t)M > total)
+		M = (int32_t)total;
+	int32_t k = o->keep;
+	react_rank_t *perm = malloc((size_t)n * sizeof *perm);
+	react_rank_t *pstore = malloc((size_t)G * (size_t)M * (size_t)n * sizeof *pstore);
+	scored_t *gt = calloc((size_t)G * (size_t)M, sizeof *gt); /* per graph: M best, by -time */
+	int32_t *ngt = calloc((size_t)G, sizeof *ngt);
+	uint64_t ncomb = 1;
+	for (int32_t g = 0; g < G; g++)
+		ncomb *= (uint64_t)M;
+	pscored_t *top = calloc((size_t)k + 1, sizeof *top);
+	react_rank_t *pp[4] = {NULL, NULL, NULL, NULL};
+	react_pattern_t *w = NULL;
+	if (!perm || !pstore || !gt || !ngt || !top) {
+		st = REACT_ENOMEM;
+		goto done;
+	}
+	for (int32_t round = 0; round < o->graph_rounds && *budget > 0; round++) {
+		/* each graph on its own, ranked by its own time */
+		for (int32_t g = 0; g < G; g++) {
+			scored_t *tg = &gt[(size_t)g * (size_t)M];
+			ngt[g] = 0;
+			for (int32_t i = 0; i < M; i++)
+				tg[i].perm = &pstore[((size_t)g * (size_t)M + (size_t)i) * (size_t)n];
+			for (int32_t r = 0; r < n; r++)
+				perm[r] = r;
+			c->pg.stage = "graphs";
+			c->pg.done = 0;
+			c->pg.total = total;
+			progress(c);
+			uint64_t index = 0;
+			do {
+				react_rank_t *one[4] = {NULL, NULL, NULL, NULL};
+				one[g] = perm;
+				double t0 = now_s();
+				c->st->candidates++;
+				react_pattern_destroy(w);
+				w = NULL;
+				if ((st = apply_graph_perms(s->p, G, one, &w)) != REACT_OK)
+					goto done;
+				c->st->build_s += now_s() - t0;
+				if (!passes(c, w)) {
+					index++;
+					continue;
+				}
+				react_drive_result_t *r = NULL;
+				if (o->on_eval)
+					o->on_eval(o->on_eval_ctx, c->job, w, 0);
+				c->tgraph = g;
+				st = run_state(c, w, 0, &r);
+				c->tgraph = -1;
+				if (st != REACT_OK)
+					goto done;
+				react_drive_result_destroy(r);
+				c->pg.done++;
+				progress(c);
+				top_insert(tg, &ngt[g], M, -(c->tg_sum / (double)(c->tg_n ? c->tg_n : 1)),
+				           index, perm, n);
+				index++;
+			} while (react_perm_next(perm, n));
+		}
+		/* every combination of the graphs' best, screened on the epoch time */
+		int32_t ntop = 0;
+		c->pg.stage = "graph combinations";
+		c->pg.done = 0;
+		c->pg.total = ncomb;
+		progress(c);
+		for (uint64_t comb = 0; comb < ncomb; comb++) {
+			uint64_t q = comb;
+			int ok = 1;
+			for (int32_t g = 0; g < G; g++) {
+				int32_t idx = (int32_t)(q % (uint64_t)M);
+				q /= (uint64_t)M;
+				if (idx >= ngt[g])
+					ok = 0;
+				else
+					pp[g] = gt[(size_t)g * (size_t)M + (size_t)idx].perm;
+			}
+			if (!ok)
+				continue;
+			react_pattern_destroy(w);
+			w = NULL;
+			c->st->candidates++;
+			if ((st = apply_graph_perms(s->p, G, pp, &w)) != REACT_OK)
+				goto done;
+			if (!passes(c, w) || react_pattern_equal(w, s->p))
+				continue;
+			react_drive_result_t *r = NULL;
+			if (o->on_eval)
+				o->on_eval(o->on_eval_ctx, c->job, w, 0);
+			if ((st = run_state(c, w, 0, &r)) != REACT_OK)
+				goto done;
+			pscored_t e = {score_of(c, r, c->base_screen), comb, 0, 0};
+			react_drive_result_destroy(r);
+			c->pg.done++;
+			progress(c);
+			int32_t pos = ntop;
+			while (pos > 0 && (e.score > top[pos - 1].score ||
+			                   (e.score == top[pos - 1].score && e.index < top[pos - 1].index)))
+				pos--;
+			if (pos < k) {
+				int32_t last = ntop < k ? ntop : k - 1;
+				memmove(&top[pos + 1], &top[pos], (size_t)(last - pos) * sizeof *top);
+				top[pos] = e;
+				if (ntop < k)
+					ntop++;
+			}
+		}
+		/* the best combinations at full length */
+		react_pattern_t *bp = NULL;
+		double bs = s->score, bg = s->gbps;
+		for (int32_t i = 0; i < ntop && *budget > 0; i++) {
+			uint64_t q = top[i].index;
+			double sc, gb;
+			for (int32_t g = 0; g < G; g++) {
+				pp[g] = gt[(size_t)g * (size_t)M + q % (uint64_t)M].perm;
+				q /= (uint64_t)M;
+			}
+			react_pattern_destroy(w);
+			w = NULL;
+			if ((st = apply_graph_perms(s->p, G, pp, &w)) != REACT_OK)
+				goto done;
+			if (!passes(c, w)) {
+				snprintf(c->err, c->errlen, "oracle: bug: chunk-local permutations passed the "
+				         "check once and failed it later");
+				react_pattern_destroy(bp);
+				st = REACT_ESEMANTIC;
+				goto done;
+			}
+			uint64_t before = c->st->full_evals;
+			if ((st = eval_full(c, w, &sc, &gb)) != REACT_OK) {
+				react_pattern_destroy(bp);
+				goto done;
+			}
+			if (c->st->full_evals != before)
+				(*budget)--;
+			if (sc > bs) {
+				react_pattern_destroy(bp);
+				bp = w;
+				w = NULL;
+				bs = sc;
+				bg = gb;
+			}
+		}
+		if (!bp)
+			break;
+		react_pattern_destroy(s->p);
+		s->p = bp;
+		s->score = bs;
+		s->gbps = bg;
+		(*moves)++;
+	}
+done:
+	react_pattern_destroy(w);
+	free(perm);
+	free(pstore);
+	free(gt);
+	free(ngt);
+	free(top);
+	return st;
+}
+
 /* ---- stage 3: hill climbing over REACT's moves ---- */
 
 /* 1 when rank r has a flow of graph g at step t (out) or t-1 (in) */
@@ -935,11 +1186,6 @@ done:
  * pair_screens pairs when there are more) is checked and screened; the
  * pair_keep best screened are run at full length, best first, and the first
  * that beats *score replaces *p.  *improved: 1 when one did. */
-typedef struct pscored {
-	double score;
-	uint64_t index;
-	uint32_t i, j;
-} pscored_t;
 
 static react_status_t pair_step(octx_t *c, react_pattern_t **p, double *score, double *gbps,
                                 int64_t *budget, int *improved)
@@ -1318,6 +1564,21 @@ static react_status_t search_job(octx_t *c, int32_t j, react_oracle_job_t *oj)
 			st = REACT_ENOMEM;
 			goto done;
 		}
+		/* the best permutation, each chunk graph permuted on its own */
+		if (nstarts > 0) {
+			if ((st = graph_stage(c, &starts[0], &budget, &smoves[0])) != REACT_OK) {
+				free(smoves);
+				goto done;
+			}
+			if (smoves[0])
+				note_best(c, starts[0].p, starts[0].score, starts[0].gbps, REACT_ORACLE_CLIMB,
+				          smoves[0], &st);
+			if (st != REACT_OK) {
+				free(smoves);
+				goto done;
+			}
+			c->pg.stage = "climb";
+		}
 		for (int32_t s = 0; s < nstarts && s < c->o->climb_starts && budget > 0; s++) {
 			if ((st = climb(c, &starts[s].p, &starts[s].score, &starts[s].gbps, &budget,
 			                &smoves[s])) != REACT_OK)
@@ -1469,6 +1730,7 @@ static react_status_t search_impl(const react_backend_ops_t *be, const react_con
 
 	*out = NULL;
 	memset(&c, 0, sizeof c);
+	c.tgraph = -1;
 	int32_t nj = cfg->run.njobs;
 	c.collect = collect;
 	c.fin_in = fin_in;

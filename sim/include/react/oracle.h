@@ -19,7 +19,11 @@
  *     screened on the first screen_epochs epochs; the best `keep` (and the
  *     job's current pattern) are evaluated at full length; hill climbing
  *     (first improvement over position, chunk-local and pairwise global
- *     swaps, full-length evaluations) from the best climb_starts of them;
+ *     swaps, full-length evaluations) from the best climb_starts of them,
+ *     the best first permuted chunk graph by chunk graph (for each graph,
+ *     every permutation of its ranks screened and ranked by the graph's own
+ *     completion time; the 16 best of each of two graphs combined, the
+ *     combinations screened, the best `keep` at full length);
  *     from the best local optimum, compound moves (pairs of single moves,
  *     screened, the best pair_keep at full length) each followed by a
  *     climb, until no pair improves.
@@ -74,6 +78,10 @@ typedef struct react_oracle_opts {
 	                               * length per escape from a local optimum; 0: none (8) */
 	int64_t pair_screens;         /* pairs screened per escape, a deterministic sample
 	                               * when there are more (20000) */
+	int32_t graph_rounds;         /* rounds of chunk-local permutations over the chunk
+	                               * graphs of the best permutation; 0: none (1) */
+	int32_t graph_max;            /* ... only for patterns of at most this many chunk
+	                               * graphs (4: tree AllReduce, not rings) */
 	int32_t local_starts;         /* N > exhaustive_max_ranks: climbs (4) */
 	int64_t local_evals;          /* N > exhaustive_max_ranks: full-length evaluations per
 	                               * job and round (400) */
