@@ -62,7 +62,7 @@ typedef struct react_params {
 	int selection;       /* REACT_SEL_*: which passing candidate of a vertex is taken */
 	int pruning;         /* REACT_PRUNE_*: which swaps are candidates at all */
 	double min_gain;     /* welch rule: smallest observed gain worth keeping (0.01) */
-	double confidence;   /* welch rule: one-sided confidence of the gain's bounds (0.9) */
+	double confidence;   /* welch rule: one-sided confidence of the gain's bounds (0.8) */
 	int extensions;      /* welch rule: one-batch extensions of an undecided test (2) */
 } react_params_t;
 

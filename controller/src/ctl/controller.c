@@ -13,7 +13,7 @@
  *   paper: after one batch, kept if mean(T1) (1 + tau_r) < mean(T0);
  *   welch: kept if its mean gain over G0 (every epoch G0 ran since it
  *          became the base, up to H) exceeds min_gain and a one-sided Welch
- *          bound (`confidence`, 0.9) on the gain is above 0; reverted at once
+ *          bound (`confidence`, 0.8) on the gain is above 0; reverted at once
  *          if the mean gain is below min_gain; otherwise the test is extended
  *          by one batch (at most `extensions` times), then reverted.
  * A kept G1 becomes the base; the same decision looks for congestion left
