@@ -305,6 +305,12 @@ Test(loop, every_emitted_pattern_passes_the_check, .timeout = 120)
 		if (react_pattern_generate(gens[gi].c, gens[gi].a, N, 1 << 20, &g) != REACT_OK)
 			continue;
 		react_params_default(&prm);
+		/* every code path: both profiles, and the welch rule with the
+		 * paper's estimate and selection */
+		if (it % 3 == 1)
+			cr_assert_eq(react_params_set(&prm, "profile", "paper", NULL, 0), REACT_OK);
+		if (it % 3 == 2)
+			prm.estimator = REACT_EST_PAPER, prm.pruning = REACT_PRUNE_DEGREE;
 		prm.batch_epochs = 2;
 		prm.apply_delay = (int)gsl_rng_uniform_int(r, 2);
 		prm.seed = (uint64_t)it;
