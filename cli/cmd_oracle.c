@@ -37,7 +37,7 @@ static void oracle_usage(FILE *f)
 	        "                         (or in the -o DIR) when the configuration and\n"
 	        "                         search options match; store new ones there\n"
 	        "  --oracle-opt KEY=VALUE a search knob (default): exhaustive_max_ranks (9),\n"
-	        "                         screen_epochs (10), keep (48), climb_starts (3),\n"
+	        "                         screen_epochs (10), keep (96), climb_starts (3),\n"
 	        "                         climb_evals (2000), pair_keep (8), pair_screens\n"
 	        "                         (20000), local_starts (4), local_evals (400),\n"
 	        "                         local_patience (60), rounds (1), equiv_max_ranks\n"

@@ -47,7 +47,7 @@ void react_oracle_opts_default(react_oracle_opts_t *o)
 	memset(o, 0, sizeof *o);
 	o->exhaustive_max_ranks = 9;
 	o->screen_epochs = 10;
-	o->keep = 48;
+	o->keep = 96;
 	o->climb_starts = 3;
 	o->climb_evals = 2000;
 	o->pair_keep = 8;

@@ -70,7 +70,7 @@ enum { REACT_ORACLE_PROXY_NONE = 0, REACT_ORACLE_PROXY_FLOW = 1, REACT_ORACLE_PR
 typedef struct react_oracle_opts {
 	int32_t exhaustive_max_ranks; /* exhaustive over N! up to this many ranks (9) */
 	int64_t screen_epochs;        /* epochs of a screening run: the run's first (10) */
-	int32_t keep;                 /* K: screened permutations evaluated at full length (48) */
+	int32_t keep;                 /* K: screened permutations evaluated at full length (96) */
 	int32_t climb_starts;         /* hill climbs, from the best full-length patterns (3) */
 	int64_t climb_evals;          /* full-length evaluations of the hill climbing, per job
 	                               * and round (2000) */
