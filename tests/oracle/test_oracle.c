@@ -13,7 +13,6 @@
 #include "react/oracle.h"
 #include "react/scenario.h"
 #include "react/transform.h"
-#include "test_env.h"
 
 static react_scenario_t *scenario(const char *text)
 {
