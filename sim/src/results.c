@@ -114,19 +114,16 @@ static uint64_t config_fp(const react_config_t *cfg, int with_params)
 		fnv_i64(&f, cfg->warmup[j]);
 		if (!with_params)
 			continue;
-		fnv_i64(&f, p->batch_epochs);
-		fnv_dbl(&f, p->delta1);
-		fnv_dbl(&f, p->delta2);
-		fnv_i64(&f, p->trials);
-		fnv_i64(&f, p->trials_growth);
-		fnv_i64(&f, p->max_accepted);
-		fnv_dbl(&f, p->epsilon);
-		fnv_i64(&f, p->history_epochs);
-		fnv_i64(&f, p->explore_rounds);
-		fnv_i64(&f, p->max_attempts);
-		fnv_dbl(&f, p->revert_tau);
-		fnv_i64(&f, p->apply_delay);
-		fnv_i64(&f, (int64_t)p->seed);
+		/* every parameter of the controller's table, by name and value */
+		for (size_t i = 0; i < react_params_count(); i++) {
+			const char *name;
+			char v[64];
+			react_params_describe(i, &name, NULL, NULL, NULL, NULL);
+			if (react_params_get(p, name, v, sizeof v) == REACT_OK) {
+				fnv_str(&f, name);
+				fnv_str(&f, v);
+			}
+		}
 	}
 	fnv_i64(&f, (int64_t)r->next);
 	for (size_t i = 0; i < r->next; i++) {
