@@ -166,20 +166,6 @@ static int get_size(yctx_t *y, const yaml_node_t *n, const char *f, uint64_t *ou
 	return yerr(y, n, f, w);
 }
 
-/* The simulators' rule for job names (docs/scenarios.md): the name is a
- * CSV cell of epochs.csv. */
-static int name_ok(const char *s)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n > 63 || s[0] == '.')
-		return 0;
-	for (const char *c = s; *c; c++)
-		if (!(*c == '-' || *c == '_' || *c == '.' || (*c >= '0' && *c <= '9') ||
-		      (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
-			return 0;
-	return 1;
-}
-
 #define FOR_PAIRS(map, k, v)                                                              \
 	for (yaml_node_pair_t *pr_ = (map)->data.mapping.pairs.start;                       \
 	     pr_ < (map)->data.mapping.pairs.top; pr_++)                                    \
@@ -197,7 +183,7 @@ static int parse_job(yctx_t *y, yaml_node_t *m, scen_t *s)
 		if (!key)
 			return yerr(y, k, "jobs", "scalar keys");
 		if (!strcmp(key, "name")) {
-			if (!scalar(v) || !name_ok(scalar(v))) {
+			if (!scalar(v) || !react_name_ok(scalar(v), 63)) {
 				char w[200];
 				snprintf(w, sizeof w, "a job name of at most 63 letters, digits, '_', '.' or '-', "
 				         "not starting with '.', got '%.64s'", scalar(v) ? scalar(v) : "a collection");

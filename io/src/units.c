@@ -172,3 +172,15 @@ const char *react_units_why(react_unit_kind_t kind, const char *s, char *buf, si
 	snprintf(buf, len, "unknown kind of unit");
 	return buf;
 }
+
+int react_name_ok(const char *s, size_t max)
+{
+	size_t n = s ? strlen(s) : 0;
+	if (n == 0 || n > max || s[0] == '.')
+		return 0;
+	for (const char *c = s; *c; c++)
+		if (!(*c == '-' || *c == '_' || *c == '.' || (*c >= '0' && *c <= '9') ||
+		      (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
+			return 0;
+	return 1;
+}

@@ -156,20 +156,8 @@ static const char *type_desc(vt_t t)
 }
 
 /* Names of the scenario and its jobs become directory and file names, CSV
- * cells and plot titles: letters, digits, '_', '.' and '-', not starting
- * with '.' (no hidden files, no "..") and at most `max` characters. */
-#define NAME_RULE "letters, digits, '_', '.' or '-', not starting with '.'"
-static int name_ok(const char *s, size_t max)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n > max || s[0] == '.')
-		return 0;
-	for (const char *c = s; *c; c++)
-		if (!(*c == '-' || *c == '_' || *c == '.' || (*c >= '0' && *c <= '9') ||
-		      (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
-			return 0;
-	return 1;
-}
+ * cells and plot titles (react_name_ok) */
+#define NAME_RULE REACT_NAME_RULE
 
 static react_status_t check_value(vt_t t, const char *v)
 {
@@ -441,7 +429,7 @@ static react_status_t walk_job(walk_t *w, const ynode_t *jn, int32_t j)
 		snprintf(def, sizeof def, "job%d", (int)j + 1);
 		if ((st = sv_push(&js->name, def)) != REACT_OK)
 			return st;
-	} else if (!name_ok(js->name.vals[0], 63)) {
+	} else if (!react_name_ok(js->name.vals[0], 63)) {
 		return fail_at(REACT_EINVAL, w->err, w->errlen, js->name.src, js->name.line,
 		               "field 'jobs[%d].name': expected a job name of at most 63 %s, got '%s'",
 		               (int)j, NAME_RULE, js->name.vals[0]);
@@ -617,7 +605,7 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 		if ((st = sv_push(&sp->name, nm)) != REACT_OK)
 			goto fail;
 	}
-	if (!name_ok(sp->name.vals[0], 127)) {
+	if (!react_name_ok(sp->name.vals[0], 127)) {
 		st = fail_at(REACT_EINVAL, err, errlen, sp->name.src, sp->name.line,
 		             "field 'name'%s: expected a name of at most 127 %s (it names the "
 		             "results directory), got '%s'",

@@ -44,6 +44,13 @@ typedef enum react_unit_kind {
  * returned; "" when s is valid. */
 const char *react_units_why(react_unit_kind_t kind, const char *s, char *buf, size_t len);
 
+/* Names that become file names and CSV cells (scenario and job names):
+ * 1..max characters, letters, digits, '_', '.' or '-', not starting with
+ * '.' (no hidden files, no ".."), no ',' (a CSV cell) or '/' (a path).
+ * Returns 1 when s is such a name. */
+#define REACT_NAME_RULE "letters, digits, '_', '.' or '-', not starting with '.'"
+int react_name_ok(const char *s, size_t max);
+
 #ifdef __cplusplus
 }
 #endif
