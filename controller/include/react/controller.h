@@ -44,7 +44,7 @@ typedef struct react_params {
 	double delta2;       /* delta_2: erratic congestion threshold, normalised std (0.15) */
 	int trials;          /* K_t: transforms tried per batch (15) */
 	int trials_growth;   /* added to K_t after every batch (1) */
-	int max_accepted;    /* K_max of Algorithm 1: transforms accepted per batch (4) */
+	int max_accepted;    /* K_max of Algorithm 1: transforms accepted per batch (8; paper 4) */
 	double epsilon;      /* epsilon: minimum estimated improvement (0.05) */
 	int history_epochs;  /* H: epochs of FCT history kept (60) */
 	int explore_rounds;  /* E_max: quiet batches before exploration stops / is forced (5) */
