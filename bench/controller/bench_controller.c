@@ -21,6 +21,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "react/check.h"
+#include "react/controller.h"
 #include "react/decide.h"
 #include "react/detect.h"
 #include "react/equiv.h"
@@ -33,7 +34,7 @@ static double now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int bench_decision(int32_t N, double *out_s)
+static int bench_decision(int32_t N, const char *profile, double *out_s)
 {
 	react_pattern_t *p = NULL;
 	react_history_t *h = NULL;
@@ -46,7 +47,10 @@ static int bench_decision(int32_t N, double *out_s)
 	const int B = 6, reps = N >= 512 ? 5 : 20;
 	react_rank_t slow = N / 2 + 1;
 	react_decide_out_t out;
+	react_params_t prm;
 
+	react_params_default(&prm);
+	react_params_set(&prm, "profile", profile, NULL, 0);
 	gsl_rng_set(rng, 1);
 	if (react_gen_tree_allreduce(N, 64u << 20, &p) != REACT_OK)
 		return 1;
@@ -77,22 +81,25 @@ static int bench_decision(int32_t N, double *out_s)
 		in.B = B;
 		in.cong = cong;
 		in.equiv = eq;
-		in.trials = 15;
-		in.max_accepted = 4;
-		in.epsilon = 0.05;
+		in.trials = prm.trials;
+		in.max_accepted = prm.max_accepted;
+		in.epsilon = prm.epsilon;
+		in.estimator = prm.estimator;
+		in.selection = prm.selection;
+		in.pruning = prm.pruning;
 		in.history = h;
 		in.rng = rng;
 		if (react_decide(&in, &out) != REACT_OK)
 			return 1;
 		if (r == 0)
-			printf("  N=%-5d flows=%-6zu congested=%-4zu candidates=%-3zu changed=%s\n", N, p->nflows, ncong,
-			       out.ncands, out.g1 ? "yes" : "no");
+			printf("  N=%-5d %-7s flows=%-6zu congested=%-4zu candidates=%-3zu changed=%s\n", N, profile,
+			       p->nflows, ncong, out.ncands, out.g1 ? "yes" : "no");
 		react_pattern_destroy(out.g1);
 		free(out.cands);
 	}
 	tdec = (now() - t0) / reps;
-	printf("  N=%-5d decision %10.3f ms   one check %8.3f ms   ratio %6.1f checks\n", N, 1e3 * tdec,
-	       1e3 * tcheck, tdec / tcheck);
+	printf("  N=%-5d %-7s decision %10.3f ms   one check %8.3f ms   ratio %6.1f checks\n", N, profile,
+	       1e3 * tdec, 1e3 * tcheck, tdec / tcheck);
 	*out_s = tdec;
 	react_checker_destroy(ck);
 	react_equiv_destroy(eq);
@@ -115,7 +122,8 @@ int main(void)
 		const int32_t Ns[] = {8, 64, 512};
 		for (int i = 0; i < 3; i++) {
 			double t;
-			if (bench_decision(Ns[i], &t))
+			/* the paper's Algorithm 1 and the default beam search */
+			if (bench_decision(Ns[i], "paper", &t) || bench_decision(Ns[i], "default", &t))
 				return 2;
 			if (Ns[i] == 512)
 				t512 = t;

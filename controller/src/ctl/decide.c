@@ -327,6 +327,11 @@ static int rejected(const react_decide_in_t *in, uint64_t h)
  */
 #define LOOKAHEAD 4
 #define LEVEL_EVALS(kt) ((size_t)((kt) > 0 ? (kt) : 1) * 8)
+/* The whole search evaluates at most SEARCH_WORK / flows candidates (each
+ * evaluation clones, checks and re-times every flow): about 2000 at 64
+ * flows, where it never binds, 64 at 2044 flows (N = 512), where it keeps
+ * a decision near 50 ms */
+#define SEARCH_WORK ((size_t)1 << 17)
 
 typedef struct bsearch {
 	genctx_t *gc;
@@ -338,6 +343,7 @@ typedef struct bsearch {
 	react_decide_out_t *out;
 	size_t *logcap;
 	const patest_t *pt;  /* the pattern estimate's state (tie-break), or NULL */
+	size_t evals_left;   /* SEARCH_WORK / flows, counted down */
 } bsearch_t;
 
 typedef struct scored {
@@ -373,7 +379,8 @@ static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double 
 		if ((st = gen_cands(b->gc, G, &b->vs[xi], (int)xi, &ncand)) != REACT_OK)
 			return st;
 	qsort(*b->gc->cands, ncand, sizeof **b->gc->cands, cand_cmp_all);
-	for (size_t i = 0; i < ncand && evals < LEVEL_EVALS(b->gc->in->trials); i++) {
+	for (size_t i = 0; i < ncand && evals < LEVEL_EVALS(b->gc->in->trials) && b->evals_left > 0;
+	     i++) {
 		const cand_t *cd = &(*b->gc->cands)[i];
 		double sc, rk;
 		react_status_t cst;
@@ -403,6 +410,7 @@ static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double 
 		 * ranks such a swap above one that changes nothing */
 		rk = sc + (b->pt ? 0.01 * b->pt->aux : 0.0);
 		evals++;
+		b->evals_left--;
 		if (log && (st = log_cand(b->out, b->logcap, &cd->xf, cur > 0 ? 1.0 - sc / cur : 0.0, 0)) !=
 		           REACT_OK)
 			goto fail;
@@ -780,6 +788,7 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 		bs.out = out;
 		bs.logcap = &logcap;
 		bs.pt = est == pattern_estimate ? &pt : NULL;
+		bs.evals_left = SEARCH_WORK / (F ? F : 1);
 		if ((st = best_search(&bs, &G, &cur, &c)) != REACT_OK)
 			goto fail;
 		nv = 0; /* skip the loop below */
