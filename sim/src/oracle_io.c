@@ -58,18 +58,6 @@ static char *pattern_json(const react_pattern_t *p)
 	return buf;
 }
 
-static void csv_field_out(sb_t *b, const char *v)
-{
-	if (strpbrk(v, ",\"\n")) {
-		sb_printf(b, "\"");
-		for (const char *c = v; *c; c++)
-			sb_printf(b, *c == '"' ? "\"\"" : "%c", *c);
-		sb_printf(b, "\"");
-	} else {
-		sb_printf(b, "%s", v);
-	}
-}
-
 react_status_t react_oracle_files_make(const react_oracle_result_t *r,
                                        react_oracle_files_t **out)
 {
@@ -85,7 +73,7 @@ react_status_t react_oracle_files_make(const react_oracle_result_t *r,
 		const react_oracle_job_t *o = &r->jobs[j];
 		char num[64];
 		sb_printf(&b, "%016" PRIx64 ",", r->fingerprint);
-		csv_field_out(&b, o->name);
+		sb_csv_field(&b, o->name);
 		sb_printf(&b, ",%d,%.6f,%.6f,%.3f,%s,%" PRId64 ",%016" PRIx64 ",%.6f,%.6f,%" PRIu64
 		              ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
 		          o->searched, o->baseline_gbps, o->oracle_gbps,

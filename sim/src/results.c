@@ -156,7 +156,7 @@ uint64_t react_config_fingerprint_noparams(const react_config_t *cfg)
 
 /* ---- runs.csv ---- */
 
-static void csv_field(sb_t *b, const char *v)
+void sb_csv_field(sb_t *b, const char *v)
 {
 	if (strpbrk(v, ",\"\n")) {
 		sb_printf(b, "\"");
@@ -174,7 +174,7 @@ char *react_runs_csv_header(const react_scenario_t *s)
 	sb_printf(&b, "id");
 	for (size_t i = 0; i < react_scenario_naxes(s); i++) {
 		sb_printf(&b, ",");
-		csv_field(&b, react_scenario_axis_name(s, i));
+		sb_csv_field(&b, react_scenario_axis_name(s, i));
 	}
 	sb_printf(&b, ",job,react,baseline_mean_gbps,baseline_p95_gbps,react_mean_gbps,"
 	              "react_p95_gbps,improvement_mean_pct,improvement_p95_pct,pattern_changes,"
@@ -192,10 +192,10 @@ char *react_runs_csv_rows(const react_scenario_t *s, const react_config_t *cfg,
 		sb_printf(&b, "%s", cfg->id);
 		for (size_t i = 0; i < cfg->naxes; i++) {
 			sb_printf(&b, ",");
-			csv_field(&b, cfg->axis_value[i]);
+			sb_csv_field(&b, cfg->axis_value[i]);
 		}
 		sb_printf(&b, ",");
-		csv_field(&b, x->name);
+		sb_csv_field(&b, x->name);
 		sb_printf(&b, ",%d,%.6f,%.6f,%.6f,%.6f,%.3f,%.3f,%" PRId64 ",%" PRId64 ",%" PRId64
 		              ",%" PRId64 "\n",
 		          y->react, x->mean_algbw_gbps, x->p95_algbw_gbps, y->mean_algbw_gbps,
@@ -217,7 +217,7 @@ char *react_epochs_csv_text(const react_config_t *cfg, const react_pair_result_t
 		for (size_t i = 0; i < rs[m]->nrecs; i++) {
 			const react_epoch_rec_t *r = &rs[m]->recs[i];
 			sb_printf(&b, "%s,", react_run_mode_name((react_run_mode_t)m));
-			csv_field(&b, cfg->run.jobs[r->job].name);
+			sb_csv_field(&b, cfg->run.jobs[r->job].name);
 			sb_printf(&b, ",%" PRId64 ",%.17g,%.17g,%.6f,%016" PRIx64 ",%d\n", r->epoch,
 			          r->start_s, r->time_s, r->algbw_gbps, r->pattern_hash, r->changed);
 		}

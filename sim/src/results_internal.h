@@ -23,6 +23,9 @@ uint64_t react_config_fingerprint_noparams(const struct react_config *cfg);
 /* Byte offset in line of the start of field k (quotes respected); the
  * length of the line when it has k fields or fewer. */
 size_t csv_field_offset(const char *line, size_t k);
+/* Append v as one CSV field, quoted (RFC 4180) when it holds a comma, a
+ * quote or a newline. */
+void sb_csv_field(sb_t *b, const char *v);
 /* Split one CSV line in place (double quotes supported); returns the field count. */
 size_t csv_split(char *line, char **fields, size_t max);
 
