@@ -68,8 +68,6 @@ struct react_ctl {
 	size_t nsegs, capsegs;
 
 	const react_pattern_t *base;     /* G0 */
-	double base_T;                   /* mean epoch time of G0's last batch */
-	int have_base_T;
 	double *base_fct;                /* G0's last batch: B x F FCTs */
 	double *base_times;              /* its epoch times (B) */
 	int base_n;
@@ -443,15 +441,13 @@ static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dou
 	return REACT_OK;
 }
 
-static void store_base_batch(react_ctl_t *c, double meanT)
+static void store_base_batch(react_ctl_t *c)
 {
 	int B = c->p.batch_epochs;
 	memcpy(c->base_fct, c->bfct, (size_t)B * c->F * sizeof *c->bfct);
 	memcpy(c->base_times, c->btime, (size_t)B * sizeof *c->btime);
 	c->base_n = B;
 	pool_add(c, c->btime, B);
-	c->base_T = meanT;
-	c->have_base_T = 1;
 }
 
 static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_pattern_t *ran,
@@ -550,7 +546,7 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			action = "revert-best";
 		}
 	} else {
-		store_base_batch(c, meanT);
+		store_base_batch(c);
 		note_observed(c, ran, meanT);
 		forced = c->quiet_rounds >= c->force_after;
 		if ((ncong > 0 && c->exploring && c->attempts < c->p.max_attempts) || forced) {

@@ -163,6 +163,13 @@ static double rec_excess(const react_rates_t *r, const hrec_t *q, int out)
 	return e > 0 ? e : 0;
 }
 
+/* 1 when an endpoint load `cap` (out: the sender's, else the receiver's)
+ * accounts for record q's excess, within EXPLAIN_TOL flows */
+static int explains(const react_rates_t *r, double cap, const hrec_t *q, int out)
+{
+	return cap >= rec_excess(r, q, out) - EXPLAIN_TOL;
+}
+
 static void partner(int32_t *firstp, unsigned char *multi, size_t e, react_rank_t q)
 {
 	if (firstp[e] < 0)
@@ -212,12 +219,12 @@ static react_status_t cover(const react_history_t *h, react_rates_t *r, size_t n
 				if (done[k])
 					continue;
 				if (r->x[q->src] == 0 && capx[q->src] > EXPLAIN_TOL &&
-				    capx[q->src] >= rec_excess(r, q, 1) - EXPLAIN_TOL) {
+				    explains(r, capx[q->src], q, 1)) {
 					cnt[q->src]++;
 					partner(firstp, multi, (size_t)q->src, q->dst);
 				}
 				if (r->y[q->dst] == 0 && capy[q->dst] > EXPLAIN_TOL &&
-				    capy[q->dst] >= rec_excess(r, q, 0) - EXPLAIN_TOL) {
+				    explains(r, capy[q->dst], q, 0)) {
 					cnt[N + (size_t)q->dst]++;
 					partner(firstp, multi, N + (size_t)q->dst, q->src);
 				}
@@ -241,10 +248,8 @@ static react_status_t cover(const react_history_t *h, react_rates_t *r, size_t n
 				const hrec_t *q = &h->slot[s][j];
 				if (done[k])
 					continue;
-				if ((best < N && (size_t)q->src == best &&
-				     capx[best] >= rec_excess(r, q, 1) - EXPLAIN_TOL) ||
-				    (best >= N && (size_t)q->dst == best - N &&
-				     capy[best - N] >= rec_excess(r, q, 0) - EXPLAIN_TOL)) {
+				if ((best < N && (size_t)q->src == best && explains(r, capx[best], q, 1)) ||
+				    (best >= N && (size_t)q->dst == best - N && explains(r, capy[best - N], q, 0))) {
 					done[k] = 1;
 					left--;
 				}
