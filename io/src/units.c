@@ -90,7 +90,7 @@ react_status_t react_parse_rate_bps(const char *s, double *out)
 	if (!out || parse_number(s, &v, &e))
 		return REACT_EINVAL;
 	const unit_t *u = find_unit(rate_units, N(rate_units), e);
-	if (!u)
+	if (!u || !isfinite(v * u->mul)) /* 1e308Gbps overflows */
 		return REACT_EINVAL;
 	*out = v * u->mul;
 	return REACT_OK;
@@ -162,6 +162,8 @@ const char *react_units_why(react_unit_kind_t kind, const char *s, char *buf, si
 		if (react_parse_rate_bps(s, &d) == REACT_OK)
 			return buf;
 		why(s, rate_units, N(rate_units), "rate", buf, len);
+		if (!buf[0])
+			snprintf(buf, len, "'%s' is too large a rate", s);
 		return buf;
 	case REACT_UNIT_TIME:
 		if (react_parse_time_s(s, &d) == REACT_OK)

@@ -76,12 +76,62 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 	return 0;
 }
 
-static int32_t find_node(const react_topology_t *t, const char *name)
+/* Node names of the own format, looked up in a hash table (open addressing,
+ * FNV-1a, at most half full) so that reading is linear in the file: a list
+ * searched per statement made it quadratic (40k nodes: 12 s, now 0.05 s). */
+typedef struct name_index {
+	int32_t *slot; /* node id + 1, 0 = empty */
+	size_t cap;    /* a power of two */
+	size_t n;
+} name_index_t;
+
+static uint64_t name_hash(const char *s)
 {
-	for (int32_t i = 0; i < t->nnodes; i++)
-		if (!strcmp(t->node_name[i], name))
-			return i;
-	return -1;
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* Id of `name` among the builder's nodes, or -1; *at: the slot it has or gets. */
+static int32_t index_find(const name_index_t *x, const react_topology_t *t, const char *name,
+                          size_t *at)
+{
+	size_t i = (size_t)name_hash(name) & (x->cap - 1);
+	for (; x->slot[i]; i = (i + 1) & (x->cap - 1))
+		if (!strcmp(t->node_name[x->slot[i] - 1], name))
+			break;
+	if (at)
+		*at = i;
+	return x->slot[i] - 1;
+}
+
+static int32_t find_node(const name_index_t *x, const react_topology_t *t, const char *name)
+{
+	return x->cap ? index_find(x, t, name, NULL) : -1;
+}
+
+/* Record node `id` (just added to t) under its name.  -1 when memory ran out. */
+static int index_add(name_index_t *x, const react_topology_t *t, int32_t id)
+{
+	if (2 * (x->n + 1) > x->cap) {
+		name_index_t y = {NULL, x->cap ? 2 * x->cap : 64, x->n};
+		if (!(y.slot = calloc(y.cap, sizeof *y.slot)))
+			return -1;
+		for (size_t i = 0; i < x->cap; i++)
+			if (x->slot[i]) {
+				size_t at;
+				index_find(&y, t, t->node_name[x->slot[i] - 1], &at);
+				y.slot[at] = x->slot[i];
+			}
+		free(x->slot);
+		*x = y;
+	}
+	size_t at;
+	index_find(x, t, t->node_name[id], &at);
+	x->slot[at] = id + 1;
+	x->n++;
+	return 0;
 }
 
 static react_status_t parse_kind(const char *s, react_node_kind_t *k)
@@ -103,9 +153,30 @@ static react_status_t parse_kind(const char *s, react_node_kind_t *k)
 		goto fail;                                                                  \
 	} while (0)
 
+/* A node id of a host without any link, or -1.  A host alone needs none. */
+static int32_t lone_host(const react_topology_t *t)
+{
+	int32_t lone = -1;
+	if (t->nhosts < 2)
+		return -1;
+	unsigned char *linked = calloc((size_t)t->nnodes, 1);
+	if (!linked)
+		return -1; /* the check is skipped; routing reports the host */
+	for (int32_t l = 0; l < t->nlinks; l++)
+		linked[t->links[l].a] = linked[t->links[l].b] = 1;
+	for (int32_t h = 0; h < t->nhosts && lone < 0; h++)
+		if (!linked[t->host_node[h]])
+			lone = t->host_node[h];
+	free(linked);
+	return lone;
+}
+
 static react_status_t read_own(reader_t *r, react_topo_builder_t *b, char *err, size_t errlen)
 {
 	react_status_t st = REACT_OK;
+	name_index_t names = {0};
+	int *lines = NULL; /* per node: the line defining it */
+	int32_t lines_cap = 0;
 	int more = 1;
 	/* the first statement is already tokenised */
 	while (more > 0) {
@@ -121,15 +192,32 @@ static react_status_t read_own(reader_t *r, react_topo_builder_t *b, char *err, 
 			if (parse_kind(r->tok[2], &k))
 				PERR("%s:%d: expected a node kind (host, tor, agg, core, switch), got '%s'",
 				     r->path, r->lineno, r->tok[2]);
-			if (find_node(b->t, r->tok[1]) >= 0)
+			if (find_node(&names, b->t, r->tok[1]) >= 0)
 				PERR("%s:%d: node '%s' defined twice", r->path, r->lineno, r->tok[1]);
-			if ((st = react_tb_node(b, k, r->tok[1], NULL)))
+			int32_t id;
+			if ((st = react_tb_node(b, k, r->tok[1], &id)))
 				goto fail;
+			if (id == lines_cap) {
+				int32_t nc = lines_cap ? 2 * lines_cap : 64;
+				int *q = realloc(lines, (size_t)nc * sizeof *q);
+				if (!q) {
+					st = REACT_ENOMEM;
+					goto fail;
+				}
+				lines = q;
+				lines_cap = nc;
+			}
+			lines[id] = r->lineno;
+			if (index_add(&names, b->t, id)) {
+				st = REACT_ENOMEM;
+				goto fail;
+			}
 		} else if (!strcmp(kw, "link")) {
 			double rate = DEFAULT_RATE, delay = DEFAULT_DELAY;
 			if (r->ntok < 3 || r->ntok > 5)
 				PERR("%s:%d: expected 'link NAME NAME [RATE [DELAY]]'", r->path, r->lineno);
-			int32_t a = find_node(b->t, r->tok[1]), c = find_node(b->t, r->tok[2]);
+			int32_t a = find_node(&names, b->t, r->tok[1]);
+			int32_t c = find_node(&names, b->t, r->tok[2]);
 			if (a < 0 || c < 0)
 				PERR("%s:%d: expected a node defined above, got '%s'", r->path, r->lineno,
 				     r->tok[a < 0 ? 1 : 2]);
@@ -156,7 +244,13 @@ static react_status_t read_own(reader_t *r, react_topo_builder_t *b, char *err, 
 	}
 	if (b->t->nhosts == 0)
 		PERR("%s:%d: expected at least one 'node NAME host'", r->path, r->lineno);
+	int32_t lone = lone_host(b->t);
+	if (lone >= 0)
+		PERR("%s:%d: host '%s' has no link: it cannot reach the other hosts", r->path,
+		     lines[lone], b->t->node_name[lone]);
 fail:
+	free(names.slot);
+	free(lines);
 	return st;
 }
 
@@ -165,6 +259,9 @@ static react_status_t read_hpcc(reader_t *r, react_topo_builder_t *b, char *err,
 	react_status_t st = REACT_OK;
 	long nn, ns, nl, gps, nvs, npn;
 	unsigned char *isw = NULL;
+	react_link_t *lk = NULL;
+	long lcap = 0;
+	int hline = r->lineno;
 	if (r->ntok == 3) { /* HPCC: total_nodes switch_nodes links */
 		if (parse_long(r->tok[0], 1, 10000000, &nn) || parse_long(r->tok[1], 0, nn, &ns) ||
 		    parse_long(r->tok[2], 0, 100000000, &nl))
@@ -211,12 +308,7 @@ static react_status_t read_hpcc(reader_t *r, react_topo_builder_t *b, char *err,
 			got++;
 		}
 	}
-	for (long i = 0; i < nn; i++) {
-		char nm[32];
-		snprintf(nm, sizeof nm, "n%ld", i);
-		if ((st = react_tb_node(b, isw[i] ? REACT_NODE_SWITCH : REACT_NODE_HOST, nm, NULL)))
-			goto fail;
-	}
+	/* the links are read before the nodes are made (see below) */
 	for (long l = 0; l < nl; l++) {
 		long a, c;
 		double rate, delay, er;
@@ -241,16 +333,44 @@ static react_status_t read_hpcc(reader_t *r, react_topo_builder_t *b, char *err,
 				PERR("%s:%d: expected an error rate in [0,1], got '%s'", r->path, r->lineno,
 				     r->tok[4]);
 		}
-		if ((st = react_tb_link(b, (int32_t)a, (int32_t)c, rate, delay)))
-			goto fail;
+		if (l == lcap) {
+			long nc = lcap ? 2 * lcap : 256;
+			react_link_t *q = realloc(lk, (size_t)nc * sizeof *q);
+			if (!q) {
+				st = REACT_ENOMEM;
+				goto fail;
+			}
+			lk = q;
+			lcap = nc;
+		}
+		lk[l] = (react_link_t){(int32_t)a, (int32_t)c, rate, delay};
 	}
 	int m = next_line(r);
 	if (m > 0)
 		PERR("%s:%d: expected the end of the file after %ld links", r->path, r->lineno, nl);
+	/* checked before the nodes are made: a header alone may ask for ten
+	 * million; one host alone needs no link */
+	if (nn - ns > 1 && nn - ns > 2 * nl)
+		PERR("%s:%d: %ld hosts (nodes not listed as switches) and %ld links: some host has no "
+		     "link, so it cannot reach the other hosts", r->path, hline, nn - ns, nl);
+	for (long i = 0; i < nn; i++) {
+		char nm[32];
+		snprintf(nm, sizeof nm, "n%ld", i);
+		if ((st = react_tb_node(b, isw[i] ? REACT_NODE_SWITCH : REACT_NODE_HOST, nm, NULL)))
+			goto fail;
+	}
+	for (long l = 0; l < nl; l++)
+		if ((st = react_tb_link(b, lk[l].a, lk[l].b, lk[l].rate_bps, lk[l].delay_s)))
+			goto fail;
 	if (b->t->nhosts == 0)
-		PERR("%s:1: expected at least one host (a node that is not a switch)", r->path);
+		PERR("%s:%d: expected at least one host (a node that is not a switch)", r->path, hline);
+	int32_t lone = lone_host(b->t);
+	if (lone >= 0)
+		PERR("%s:%d: host n%d (not listed as a switch) has no link: it cannot reach the other "
+		     "hosts", r->path, hline, lone);
 fail:
 	free(isw);
+	free(lk);
 	return st;
 }
 
@@ -298,6 +418,8 @@ fail:
 	if (st == REACT_EINVAL) { /* from the builder: a link it refused */
 		snprintf(err, errlen, "%s:%d: invalid link", path, r.lineno);
 		st = REACT_EPARSE;
+	} else if (st == REACT_ENOMEM) {
+		snprintf(err, errlen, "%s:%d: out of memory", path, r.lineno);
 	}
 	fclose(r.f);
 	free(r.line);

@@ -151,6 +151,21 @@ Test(topology, file_errors)
 	expect_error("s4.txt", "4 2 1 1 2 H100\n2\n", ":2: expected 2 switch ids, found 1");
 	expect_error("s5.txt", "4 2 1 1 2 H100\n2 3\n0 2 900Gbps 1 0\n",
 	             ":3: expected a delay like 0.001ms, got '1'");
+	/* found by fuzzing: a header alone asked for ten million nodes */
+	expect_error("f3.txt", "10000000 0 1\n0 1 100Gbps 1us 0\n",
+	             ":1: 10000000 hosts (nodes not listed as switches) and 1 links: some host has "
+	             "no link, so it cannot reach the other hosts");
+	/* so a host without a link is an error in every format, where it is defined */
+	expect_error("f4.topo", "node a host\nnode b host\nnode c host\nnode s switch\nlink a s\n"
+	             "link b s\n", ":3: host 'c' has no link: it cannot reach the other hosts");
+	expect_error("f5.txt", "# c\n4 1 2\n3\n0 3 100Gbps 1us 0\n1 3 100Gbps 1us 0\n",
+	             ":2: host n2 (not listed as a switch) has no link: it cannot reach the other "
+	             "hosts");
+	/* found by fuzzing: a rate that overflows a double was read as inf */
+	snprintf(buf, sizeof buf, "%slink a s 1e308Gbps\n", nodes);
+	expect_error("f1.topo", buf, ":4: expected a rate like 100Gbps, got '1e308Gbps'");
+	expect_error("f2.txt", "3 1 1\n2\n0 2 1e300TBps 1us 0\n",
+	             ":3: expected a rate like 100Gbps, got '1e300TBps'");
 	rmdir(tmpdir);
 }
 
@@ -215,6 +230,38 @@ Test(topology, hpcc_round_trip)
  * 8 ToRs (one per rail) and 8 aggregation switches): the six-field header,
  * the NVSwitch and switch ids on one line with a trailing blank, link lines
  * with units and an error rate. */
+/* 300k hosts on one switch, 600k statements: linear reading takes about a
+ * second; the former name search per statement (quadratic: 40k nodes took
+ * 6 s) would take about 6 minutes, past the test's timeout. */
+Test(topology, big_file_reads_in_linear_time, .timeout = 120)
+{
+	enum { N = 300000 };
+	react_topology_t *t;
+	char err[512] = "";
+	if (!tmpdir[0]) {
+		strcpy(tmpdir, "/tmp/react-topoXXXXXX");
+		cr_assert(mkdtemp(tmpdir));
+	}
+	char path[128];
+	snprintf(path, sizeof path, "%s/big.topo", tmpdir);
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	for (int i = 0; i < N; i++)
+		fprintf(f, "node host%d host\n", i);
+	fprintf(f, "node s switch\n");
+	for (int i = 0; i < N; i++)
+		fprintf(f, "link host%d s 100Gbps 1us\n", i);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(react_topo_read(path, &t, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(t->nhosts, N);
+	cr_assert_eq(t->nlinks, N);
+	cr_assert_eq(t->links[N - 1].a, N - 1);
+	cr_assert_eq(t->links[N - 1].b, N);
+	react_topology_destroy(t);
+	unlink(path);
+	rmdir(tmpdir);
+}
+
 Test(topology, simai_generator_file)
 {
 	react_topology_t *t;
@@ -309,7 +356,7 @@ Test(routing, unreachable_host)
 	react_routing_t *r;
 	char err[256] = "";
 	const char *p = write_file("split.topo", "node a host\nnode b host\nnode c host\nnode s switch\n"
-	                                        "link a s\nlink b s\n");
+	                                        "node u switch\nlink a s\nlink b s\nlink c u\n");
 	cr_assert_eq(react_topo_read(p, &t, err, sizeof err), REACT_OK, "%s", err);
 	cr_assert_eq(react_routing_create(t, &r, err, sizeof err), REACT_EINVAL);
 	cr_assert(strstr(err, "cannot reach"), "%s", err);
