@@ -4,7 +4,8 @@
 set -eu
 PKGS="build-essential pkg-config meson ninja-build
 libgsl-dev libjansson-dev libyaml-dev libcriterion-dev
-libns3-dev libjemalloc-dev libopenmpi-dev openmpi-bin gnuplot-nox"
+libns3-dev libjemalloc-dev libopenmpi-dev openmpi-bin gnuplot-nox
+clang libclang-rt-dev"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
