@@ -206,7 +206,9 @@ static void sweep_usage(FILE *f)
 	        "    DIR/runs/<id>/epochs.csv  every epoch of both runs; decisions.jsonl,\n"
 	        "                              summary.csv, config.txt\n"
 	        "    DIR/plot-<job>.png/.svg   improvement per swept value (gnuplot)\n"
-	        "  A rerun skips configurations whose run directory is complete.\n"
+	        "  A rerun skips configurations whose run directory is complete and checks\n"
+	        "  out (fingerprint, summary.csv, every epoch in epochs.csv); any other is\n"
+	        "  run again, a damaged one named on stderr.\n"
 	        "  -j N   run N configurations in parallel processes (same results as -j 1)\n"
 	        "  --oracle  also search each configuration's oracle, the best fixed pattern\n"
 	        "            REACT's moves reach (docs/oracle.md): runs/<id>/oracle.csv and\n"
@@ -284,7 +286,8 @@ static int sweep_one(const react_scenario_t *s, const common_opts_t *o, const sw
 		                     &from))
 			be = NULL;
 	}
-	if (be && !react_run_dir_done(so->out, cfg)) {
+	char why[1024];
+	if (be && react_run_dir_check(so->out, s, cfg, why, sizeof why) != REACT_RUN_DIR_DONE) {
 		react_run_write_opts_t wo = {.trace = so->trace, .backend = be, .oracle = of};
 		if (react_run_dir_make(so->out, s, cfg, &wo, NULL, err, sizeof err) != REACT_OK)
 			fprintf(stderr, "\nreact sweep: %s (%s): %s\n", cfg->id, cfg->key, err);
@@ -361,8 +364,8 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
                     size_t *skipped_out)
 {
 	size_t n = react_scenario_nconfigs(s);
-	size_t *pending = calloc(n, sizeof *pending), npending = 0, skipped = 0;
-	char err[2048];
+	size_t *pending = calloc(n, sizeof *pending), npending = 0, skipped = 0, stale = 0;
+	char err[2048], why[1024], first_stale[64] = "";
 	int rc = 2;
 	if (!pending)
 		return 2;
@@ -377,12 +380,24 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 			react_config_destroy(cfg);
 			goto done;
 		}
-		if (react_run_dir_done(so->out, cfg) && (!so->oracle || oracle_done(so, cfg)))
+		/* a run counts as done only when its files check out; a damaged one
+		 * is named, runs made from other inputs (a changed scenario) counted */
+		react_run_dir_state_t ds = react_run_dir_check(so->out, s, cfg, why, sizeof why);
+		if (ds == REACT_RUN_DIR_DONE && (!so->oracle || oracle_done(so, cfg)))
 			skipped++;
 		else
 			pending[npending++] = i;
+		if (ds == REACT_RUN_DIR_DAMAGED)
+			fprintf(stderr, "react sweep: %s/runs/%s: %s; running it again\n", so->out, cfg->id,
+			        why);
+		if (ds == REACT_RUN_DIR_STALE && !stale++)
+			snprintf(first_stale, sizeof first_stale, "%s", cfg->id);
 		react_config_destroy(cfg);
 	}
+	if (stale && !so->quiet)
+		fprintf(stderr, "react sweep: %zu run director%s in %s/runs (%s%s) made from other "
+		        "inputs (the configuration's fingerprint differs): running again\n", stale,
+		        stale > 1 ? "ies" : "y", so->out, first_stale, stale > 1 ? ", ..." : "");
 	if (so->oracle && npending && !so->quiet) {
 		size_t stored = 0;
 		for (size_t k = 0; k < npending; k++)

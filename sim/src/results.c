@@ -406,25 +406,235 @@ static void run_paths(const char *out, const char *id, char *final, size_t n)
 	snprintf(final, n, "%s/runs/%s", out, id);
 }
 
-int react_run_dir_done(const char *out, const react_config_t *cfg)
+static char *config_text(const react_config_t *cfg);
+
+/* A whole CSV field that strtod reads to its end. */
+static int csv_number(const char *v)
 {
-	char dir[4096], p[4200], line[128];
-	run_paths(out, cfg->id, dir, sizeof dir);
-	snprintf(p, sizeof p, "%s/config.txt", dir);
-	FILE *f = fopen(p, "r");
-	if (!f)
+	char *end;
+	if (!*v)
 		return 0;
-	int ok = 0;
-	if (fgets(line, sizeof line, f)) {
-		char want[64];
-		snprintf(want, sizeof want, "fingerprint %016" PRIx64 "\n",
-		         react_config_fingerprint(cfg));
-		ok = !strcmp(line, want);
+	(void)strtod(v, &end);
+	return !*end;
+}
+
+/* The line of text starting at p, up to its newline: a malloc'd copy, or
+ * NULL when it has no newline (a file cut short) or memory ran out. */
+static char *line_dup(const char *p, const char **next)
+{
+	const char *e = strchr(p, '\n');
+	if (!e)
+		return NULL;
+	*next = e + 1;
+	return strndup(p, (size_t)(e - p));
+}
+
+#define ORACLE_HEADER ",oracle_mean_gbps,oracle_impr_pct,captured"
+
+/* summary.csv of a run directory: the sweep's header (with or without the
+ * oracle columns), then one row per job of cfg, in order, with its id, its
+ * swept values and a number in every numeric column.  0, or -1 with why. */
+static int summary_check(const char *text, const react_scenario_t *s, const react_config_t *cfg,
+                         char *why, size_t whylen)
+{
+	char *h = react_runs_csv_header(s), *l = NULL, *f[256];
+	int rc = -1;
+	if (!h) {
+		snprintf(why, whylen, "summary.csv: out of memory while checking it");
+		return -1;
 	}
-	fclose(f);
-	snprintf(p, sizeof p, "%s/summary.csv", dir);
-	struct stat stt;
-	return ok && stat(p, &stt) == 0;
+	size_t hl = strlen(h) - 1, ol = strlen(ORACLE_HEADER), l1 = strcspn(text, "\n");
+	if (!*text) {
+		snprintf(why, whylen, "summary.csv: empty");
+		goto done;
+	}
+	int oracle = l1 == hl + ol && !strncmp(text + hl, ORACLE_HEADER, ol);
+	if (!text[l1] || strncmp(text, h, hl) || (l1 != hl && !oracle)) {
+		snprintf(why, whylen, "summary.csv line 1: expected the header '%.*s' (the oracle's "
+		         "columns may follow)", (int)hl, h);
+		goto done;
+	}
+	size_t nax = cfg->naxes, ncols = 13 + nax + (oracle ? 3 : 0);
+	const char *p = text + l1 + 1;
+	for (int32_t j = 0; j < cfg->run.njobs; j++) {
+		size_t line = (size_t)j + 2;
+		free(l);
+		l = NULL;
+		if (!*p) {
+			snprintf(why, whylen, "summary.csv: %d rows, expected one per job (%d)", (int)j,
+			         (int)cfg->run.njobs);
+			goto done;
+		}
+		if (!(l = line_dup(p, &p))) {
+			snprintf(why, whylen, "summary.csv line %zu: cut short (no end of line)", line);
+			goto done;
+		}
+		size_t nf = csv_split(l, f, 256);
+		if (nf != ncols) {
+			snprintf(why, whylen, "summary.csv line %zu: expected %zu fields, got %zu", line,
+			         ncols, nf);
+			goto done;
+		}
+		int same = !strcmp(f[0], cfg->id) && !strcmp(f[1 + nax], cfg->run.jobs[j].name);
+		for (size_t i = 0; same && i < nax; i++)
+			same = !strcmp(f[1 + i], cfg->axis_value[i]);
+		if (!same) {
+			snprintf(why, whylen, "summary.csv line %zu: expected configuration %s, job %s",
+			         line, cfg->id, cfg->run.jobs[j].name);
+			goto done;
+		}
+		for (size_t k = 2 + nax; k < ncols; k++)
+			if (!csv_number(f[k]) && !(oracle && k == ncols - 1 && !strcmp(f[k], "n/a"))) {
+				snprintf(why, whylen, "summary.csv line %zu: field %zu: expected a number, "
+				         "got '%.40s'", line, k + 1, f[k]);
+				goto done;
+			}
+	}
+	if (*p) {
+		snprintf(why, whylen, "summary.csv: more rows than jobs (%d)", (int)cfg->run.njobs);
+		goto done;
+	}
+	rc = 0;
+done:
+	free(l);
+	free(h);
+	return rc;
+}
+
+#define EPOCHS_HEADER "mode,job,epoch,start_s,time_s,algbw_gbps,pattern_hash,changed\n"
+
+/* epochs.csv of a run directory: every epoch of every job of cfg once in
+ * each run (baseline, react), complete rows.  0, or -1 with why. */
+static int epochs_check(const char *text, const react_config_t *cfg, char *why, size_t whylen)
+{
+	int32_t nj = cfg->run.njobs;
+	unsigned char *seen = NULL;
+	size_t *base = calloc((size_t)nj + 1, sizeof *base), rows = 0, line = 1;
+	char *l = NULL, *f[16];
+	int rc = -1;
+	if (!*text) {
+		snprintf(why, whylen, "epochs.csv: empty");
+		goto done;
+	}
+	if (!base)
+		goto oom;
+	for (int32_t j = 0; j < nj; j++)
+		base[j + 1] = base[j] + 2 * (size_t)cfg->run.jobs[j].epochs;
+	if (!(seen = calloc(base[nj] ? base[nj] : 1, 1)))
+		goto oom;
+	if (strncmp(text, EPOCHS_HEADER, strlen(EPOCHS_HEADER))) {
+		snprintf(why, whylen, "epochs.csv line 1: expected the header '%.*s'",
+		         (int)strlen(EPOCHS_HEADER) - 1, EPOCHS_HEADER);
+		goto done;
+	}
+	for (const char *p = text + strlen(EPOCHS_HEADER); *p; rows++) {
+		line++;
+		free(l);
+		if (!(l = line_dup(p, &p))) {
+			snprintf(why, whylen, "epochs.csv line %zu: cut short (no end of line)", line);
+			goto done;
+		}
+		size_t nf = csv_split(l, f, 16);
+		int32_t j = 0;
+		int m = nf == 8 ? (!strcmp(f[0], "baseline") ? 0 : !strcmp(f[0], "react") ? 1 : -1) : -1;
+		while (m >= 0 && j < nj && strcmp(f[1], cfg->run.jobs[j].name))
+			j++;
+		char *end = "";
+		long long e = m >= 0 ? strtoll(f[2], &end, 10) : -1;
+		int ok = m >= 0 && j < nj && *f[2] && !*end && e >= 0 && e < cfg->run.jobs[j].epochs &&
+		         csv_number(f[3]) && csv_number(f[4]) && strtod(f[4], NULL) > 0 &&
+		         csv_number(f[5]) && strlen(f[6]) == 16 && strspn(f[6], "0123456789abcdef") == 16 &&
+		         (!strcmp(f[7], "0") || !strcmp(f[7], "1"));
+		if (!ok) {
+			snprintf(why, whylen, "epochs.csv line %zu: expected baseline|react, one of the "
+			         "configuration's jobs, an epoch of it and numbers", line);
+			goto done;
+		}
+		size_t at = base[j] + (size_t)m * (size_t)cfg->run.jobs[j].epochs + (size_t)e;
+		if (seen[at]++) {
+			snprintf(why, whylen, "epochs.csv line %zu: epoch %lld of %s, %s, a second time",
+			         line, e, f[0], f[1]);
+			goto done;
+		}
+	}
+	if (rows != base[nj]) {
+		snprintf(why, whylen, "epochs.csv: %zu epoch rows, expected %zu (every epoch of every "
+		         "job, baseline and react)", rows, base[nj]);
+		goto done;
+	}
+	rc = 0;
+	goto done;
+oom:
+	snprintf(why, whylen, "epochs.csv: out of memory while checking it");
+done:
+	free(l);
+	free(seen);
+	free(base);
+	return rc;
+}
+
+/* decisions.jsonl: complete lines, each one JSON object. */
+static int decisions_check(const char *text, char *why, size_t whylen)
+{
+	size_t line = 0;
+	for (const char *p = text; *p;) {
+		const char *e = strchr(p, '\n');
+		line++;
+		if (!e || *p != '{' || e[-1] != '}') {
+			snprintf(why, whylen, "decisions.jsonl line %zu: %s", line,
+			         e ? "expected one JSON object" : "cut short (no end of line)");
+			return -1;
+		}
+		p = e + 1;
+	}
+	return 0;
+}
+
+react_run_dir_state_t react_run_dir_check(const char *out, const react_scenario_t *s,
+                                          const react_config_t *cfg, char *why, size_t whylen)
+{
+	static const char *const names[] = {"config.txt", "summary.csv", "epochs.csv",
+	                                    "decisions.jsonl"};
+	char dir[4096], p[4300], err[512], *text[4] = {NULL}, *want = NULL;
+	react_run_dir_state_t st = REACT_RUN_DIR_DAMAGED;
+	struct stat sd;
+	run_paths(out, cfg->id, dir, sizeof dir);
+	if (stat(dir, &sd) != 0 && errno == ENOENT)
+		return REACT_RUN_DIR_MISSING;
+	for (int k = 0; k < 4; k++) {
+		snprintf(p, sizeof p, "%s/%s", dir, names[k]);
+		if (react_read_file(p, &text[k], NULL, err, sizeof err) != REACT_OK) {
+			snprintf(why, whylen, "%s: missing or unreadable", names[k]);
+			goto done;
+		}
+	}
+	uint64_t fp = react_config_fingerprint(cfg);
+	unsigned long long had;
+	int used = 0;
+	if (sscanf(text[0], "fingerprint %16llx\n%n", &had, &used) != 1 || used != 29) {
+		snprintf(why, whylen, "config.txt line 1: expected 'fingerprint' and 16 hex digits");
+		goto done;
+	}
+	if (had != fp) {
+		snprintf(why, whylen, "made from other inputs (fingerprint %016llx, this configuration "
+		         "%016" PRIx64 ")", had, fp);
+		st = REACT_RUN_DIR_STALE;
+		goto done;
+	}
+	if (!(want = config_text(cfg)) || strcmp(want, text[0])) {
+		snprintf(why, whylen, "config.txt: %s", want ? "differs from this configuration's "
+		         "description below its fingerprint" : "out of memory while checking it");
+		goto done;
+	}
+	if (summary_check(text[1], s, cfg, why, whylen) || epochs_check(text[2], cfg, why, whylen) ||
+	    decisions_check(text[3], why, whylen))
+		goto done;
+	st = REACT_RUN_DIR_DONE;
+done:
+	for (int k = 0; k < 4; k++)
+		free(text[k]);
+	free(want);
+	return st;
 }
 
 typedef struct trace_ctx {

@@ -50,9 +50,24 @@ typedef struct react_run_write_opts {
 	const struct react_oracle_files *oracle;
 } react_run_write_opts_t;
 
-/* 1 when OUT/runs/<cfg->id> is complete and was made from a configuration
- * with the same fingerprint. */
-int react_run_dir_done(const char *out, const react_config_t *cfg);
+/* What a sweep finds in OUT/runs/<cfg->id>. */
+typedef enum react_run_dir_state {
+	REACT_RUN_DIR_MISSING = 0, /* no run directory */
+	REACT_RUN_DIR_DONE,        /* made from a configuration with the same
+	                            * fingerprint, its files verified */
+	REACT_RUN_DIR_STALE,       /* made from other inputs (the fingerprint differs) */
+	REACT_RUN_DIR_DAMAGED,     /* a file missing, cut short or malformed */
+} react_run_dir_state_t;
+
+/* Check OUT/runs/<cfg->id> of a sweep of s before it counts as done:
+ * config.txt's fingerprint and text are cfg's; summary.csv has the sweep's
+ * header (the oracle's columns may follow) and one complete row per job of
+ * cfg with its id, swept values and numbers; epochs.csv has every epoch of
+ * every job once in each run (baseline, react); decisions.jsonl has whole
+ * lines.  why (out, whylen bytes): for STALE and DAMAGED, the file, the line
+ * and what was wrong. */
+react_run_dir_state_t react_run_dir_check(const char *out, const react_scenario_t *s,
+                                          const react_config_t *cfg, char *why, size_t whylen);
 
 /* Run cfg (baseline and REACT) and write OUT/runs/<id> atomically.
  * pr_out (may be NULL): receives the results (caller clears). */
