@@ -19,6 +19,7 @@
 #include "backends.h"
 #include "cli.h"
 #include "simopts.h"
+#include "sweep.h"
 #include "react/driver.h"
 #include "react/oracle.h"
 #include "react/results.h"
@@ -197,7 +198,7 @@ done:
 static void sweep_usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: react sweep SCENARIO [-j N] [-o DIR] [--backend flow|dctcp|ns3]\n"
+	        "usage: react sweep SCENARIO [-j N | --mpi] [-o DIR] [--backend flow|dctcp|ns3]\n"
 	        "                   [--set KEY=VALUE]... [--trace] [--no-plot] [--quiet]\n"
 	        "                   [--oracle [--oracle-cache DIR] [--oracle-opt KEY=VALUE]...]\n"
 	        "  Runs every configuration of SCENARIO (the cross product of its swept\n"
@@ -210,6 +211,9 @@ static void sweep_usage(FILE *f)
 	        "  out (fingerprint, summary.csv, every epoch in epochs.csv); any other is\n"
 	        "  run again, a damaged one named on stderr.\n"
 	        "  -j N   run N configurations in parallel processes (same results as -j 1)\n"
+	        "  --mpi  under mpirun or srun: spread the configurations over the MPI ranks,\n"
+	        "         longest first; rank 0 dispatches, runs some too, and writes runs.csv\n"
+	        "         and the plots (same results as -j 1; docs/mpi.md)\n"
 	        "  --oracle  also search each configuration's oracle, the best fixed pattern\n"
 	        "            REACT's moves reach (docs/oracle.md): runs/<id>/oracle.csv and\n"
 	        "            oracle-<job>.json, and the columns oracle_mean_gbps,\n"
@@ -221,25 +225,7 @@ static void sweep_usage(FILE *f)
 	        "exit: 0 done, 2 bad input or a failed run\n");
 }
 
-typedef struct sweep_opts {
-	const char *out;
-	long jobs;
-	int trace, plot, quiet;
-	int oracle;                 /* --oracle */
-	const char *oracle_cache;   /* --oracle-cache DIR, or NULL */
-	react_oracle_opts_t oopts;  /* --oracle-opt */
-} sweep_opts_t;
-
-
-typedef struct progress {
-	const char *name;
-	size_t total, done;
-	double t0, last;
-	int tty, quiet;
-} progress_t;
-
-
-static void progress_tick(progress_t *p, int final)
+void sweep_progress_tick(progress_t *p, int final)
 {
 	if (p->quiet || p->total == 0)
 		return;
@@ -265,9 +251,27 @@ static void progress_tick(progress_t *p, int final)
 	}
 }
 
-/* One configuration in this process.  Returns 0 or 2. */
-static int sweep_one(const react_scenario_t *s, const common_opts_t *o, const sweep_opts_t *so,
-                     size_t i)
+/* OUT/runs/.tmp-<id>.<pid>: what a run of configuration id killed in flight
+ * (a process, an MPI rank on any host) left; only whoever runs id again
+ * removes them, so a live run of another configuration is never touched. */
+static void remove_lost_runs(const char *out, const char *id)
+{
+	char runs[4200], pre[128], p[4500];
+	snprintf(runs, sizeof runs, "%.4000s/runs", out);
+	snprintf(pre, sizeof pre, ".tmp-%.100s.", id);
+	DIR *d = opendir(runs);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d));)
+		if (!strncmp(e->d_name, pre, strlen(pre))) {
+			snprintf(p, sizeof p, "%s/%.250s", runs, e->d_name);
+			react_rmtree(p);
+		}
+	closedir(d);
+}
+
+int sweep_one(const react_scenario_t *s, const common_opts_t *o, const sweep_opts_t *so,
+              size_t i)
 {
 	char err[2048];
 	react_config_t *cfg = NULL;
@@ -289,6 +293,7 @@ static int sweep_one(const react_scenario_t *s, const common_opts_t *o, const sw
 	char why[1024];
 	if (be && react_run_dir_check(so->out, s, cfg, why, sizeof why) != REACT_RUN_DIR_DONE) {
 		react_run_write_opts_t wo = {.trace = so->trace, .backend = be, .oracle = of};
+		remove_lost_runs(so->out, cfg->id);
 		if (react_run_dir_make(so->out, s, cfg, &wo, NULL, err, sizeof err) != REACT_OK)
 			fprintf(stderr, "\nreact sweep: %s (%s): %s\n", cfg->id, cfg->key, err);
 		else
@@ -359,16 +364,57 @@ static int oracle_stored(const react_scenario_t *s, const common_opts_t *o,
 	return ok;
 }
 
+/* The estimated cost of configuration cfg on backend be, for the order of
+ * the runs (longest first): epochs x (ranks + external flows) of every job,
+ * times packets per message on the packet-level backends (ns-3 weighs 20
+ * times the DCTCP window model, after README's fig5a timings), times the
+ * ranks again when the oracle searches (its screen tries moves of every
+ * rank).  With the run times measured on bench/sweep's 24 configurations,
+ * 2 ranks given them in this order finish 2 % later than a perfect split
+ * (in index order 6 %, by the true times 0.1 %).  Only the order depends
+ * on it, never a result. */
+static double sweep_cost(const react_config_t *cfg, const char *be, int oracle)
+{
+	double c = 0, ext = 0;
+	int packets = strcmp(be, "flow") != 0;
+	for (size_t i = 0; i < cfg->run.next; i++)
+		ext += cfg->run.ext[i].count;
+	for (int32_t j = 0; j < cfg->run.njobs; j++) {
+		const react_job_cfg_t *jc = &cfg->run.jobs[j];
+		double cj = ((double)jc->nranks + ext) * (double)jc->epochs;
+		if (packets)
+			cj *= 1.0 + (double)jc->message_bytes / (cfg->run.mtu ? cfg->run.mtu : 1500);
+		if (oracle)
+			cj *= (double)jc->nranks;
+		c += cj;
+	}
+	return strcmp(be, "ns3") ? c : 20.0 * c;
+}
+
+typedef struct costed {
+	size_t i;
+	double cost;
+} costed_t;
+
+static int by_cost(const void *a, const void *b)
+{
+	const costed_t *x = a, *y = b;
+	if (x->cost != y->cost)
+		return x->cost > y->cost ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
 /* Runs every unfinished configuration; returns 0, or 2 when one failed. */
 static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const sweep_opts_t *so,
                     size_t *skipped_out)
 {
 	size_t n = react_scenario_nconfigs(s);
 	size_t *pending = calloc(n, sizeof *pending), npending = 0, skipped = 0, stale = 0;
+	costed_t *order = calloc(n ? n : 1, sizeof *order);
 	char err[2048], why[1024], first_stale[64] = "";
 	int rc = 2;
-	if (!pending)
-		return 2;
+	if (!pending || !order)
+		goto done;
 	/* Resolve every configuration first: bad input is reported before any run. */
 	for (size_t i = 0; i < n; i++) {
 		react_config_t *cfg = NULL;
@@ -376,17 +422,20 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 			fprintf(stderr, "react sweep: configuration %zu: %s\n", i, err);
 			goto done;
 		}
-		if (!cli_backend_of("sweep", s, o, cfg->backend)) {
+		const react_backend_ops_t *be = cli_backend_of("sweep", s, o, cfg->backend);
+		if (!be) {
 			react_config_destroy(cfg);
 			goto done;
 		}
 		/* a run counts as done only when its files check out; a damaged one
 		 * is named, runs made from other inputs (a changed scenario) counted */
 		react_run_dir_state_t ds = react_run_dir_check(so->out, s, cfg, why, sizeof why);
-		if (ds == REACT_RUN_DIR_DONE && (!so->oracle || oracle_done(so, cfg)))
+		if (ds == REACT_RUN_DIR_DONE && (!so->oracle || oracle_done(so, cfg))) {
 			skipped++;
-		else
+		} else {
+			order[npending] = (costed_t){i, sweep_cost(cfg, be->name, so->oracle)};
 			pending[npending++] = i;
+		}
 		if (ds == REACT_RUN_DIR_DAMAGED)
 			fprintf(stderr, "react sweep: %s/runs/%s: %s; running it again\n", so->out, cfg->id,
 			        why);
@@ -409,15 +458,23 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 	if (skipped && !so->quiet)
 		fprintf(stderr, "%s: %zu of %zu configurations already done in %s, skipped\n",
 		        react_scenario_name(s), skipped, n, so->out);
+	/* in parallel, the longest runs first: the last ones to finish are short */
+	if (so->mpi || so->jobs > 1) {
+		qsort(order, npending, sizeof *order, by_cost);
+		for (size_t k = 0; k < npending; k++)
+			pending[k] = order[k].i;
+	}
 	int failed = 0;
-	if (so->jobs <= 1) {
+	if (so->mpi) {
+		failed = sweep_mpi_dispatch(s, o, so, pending, npending, &pg);
+	} else if (so->jobs <= 1) {
 		for (size_t k = 0; k < npending; k++) {
 			if (sweep_one(s, o, so, pending[k]) != 0) {
 				failed = 1;
 				break;
 			}
 			pg.done++;
-			progress_tick(&pg, 0);
+			sweep_progress_tick(&pg, 0);
 		}
 	} else {
 		size_t next = 0, running = 0;
@@ -450,7 +507,7 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 				failed = 1;
 			else
 				pg.done++;
-			progress_tick(&pg, 0);
+			sweep_progress_tick(&pg, 0);
 		}
 	}
 	if (failed) {
@@ -461,7 +518,7 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 		goto done;
 	}
 	if (npending)
-		progress_tick(&pg, 1);
+		sweep_progress_tick(&pg, 1);
 	if (react_runs_csv_assemble_ex(so->out, s, so->oracle, err, sizeof err) != REACT_OK) {
 		fprintf(stderr, "react sweep: %s\n", err);
 		goto done;
@@ -471,6 +528,7 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 	rc = 0;
 done:
 	free(pending);
+	free(order);
 	return rc;
 }
 
@@ -600,6 +658,8 @@ int react_cmd_sweep(int argc, char **argv)
 			so.out = argv[++i];
 		} else if (!strcmp(argv[i], "--trace")) {
 			so.trace = 1;
+		} else if (!strcmp(argv[i], "--mpi")) {
+			so.mpi = 1;
 		} else if (!strcmp(argv[i], "--no-plot")) {
 			so.plot = 0;
 		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
@@ -627,11 +687,30 @@ int react_cmd_sweep(int argc, char **argv)
 		sweep_usage(stderr);
 		return 2;
 	}
-	if (!(s = cli_load_scenario("sweep", &o)))
+	if (so.mpi && so.jobs > 1) {
+		fprintf(stderr, "react sweep: --mpi and -j %ld: expected one of them (under MPI each "
+		        "rank runs one configuration at a time; start more ranks)\n", so.jobs);
 		return 2;
+	}
+	int rank = 0, nranks = 1, working = 0;
+	if (so.mpi && sweep_mpi_start(&rank, &nranks) != 0)
+		return 2;
+	/* rank 0 reads the scenario first, so that bad input is reported once */
+	if (rank == 0)
+		s = cli_load_scenario("sweep", &o);
+	if (so.mpi && (!sweep_mpi_from_root(s != NULL) ||
+	               !sweep_mpi_all(rank == 0 || (s = cli_load_scenario("sweep", &o)) != NULL)))
+		goto done;
+	if (!s)
+		return 2;
+	working = 1; /* every rank other than 0 now asks rank 0 for work */
 	if (!so.out) {
 		snprintf(outbuf, sizeof outbuf, "results/%s", react_scenario_name(s));
 		so.out = outbuf;
+	}
+	if (rank != 0) {
+		rc = sweep_mpi_work(s, &o, &so);
+		goto done;
 	}
 	size_t skipped = 0;
 	if ((rc = do_sweep(s, &o, &so, &skipped)) != 0)
@@ -654,6 +733,8 @@ int react_cmd_sweep(int argc, char **argv)
 		       so.out);
 done:
 	react_scenario_destroy(s);
+	if (so.mpi)
+		sweep_mpi_finish(working);
 	return rc;
 }
 

@@ -1,4 +1,6 @@
-/* react sweep: a rerun verifies finished runs before it counts them. */
+/* react sweep: a rerun verifies finished runs before it counts them;
+ * --mpi (under mpirun -np 2) gives the same files as -j 1, resumes the same
+ * way, and works with --oracle; a react without MPI says so. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,3 +76,100 @@ Test(sweep, resume_verifies_finished_runs)
 	assert_contains(g_err, "4 run directories in ");
 	assert_contains(g_err, "(c0000, ...) made from other inputs");
 }
+
+#ifdef REACT_HAVE_MPI
+
+/* mpirun -np N --oversubscribe react ARGS... (NULL-terminated); its exit code. */
+static int mpirun(const char *np, const char *first, ...)
+{
+	char *argv[64] = {REACT_MPIRUN, "-np", (char *)np, "--oversubscribe", REACT_EXE};
+	/* as root, Open MPI's mpirun asks for both; under the sanitizers MPI's
+	 * own allocations are not the leaks this suite looks for */
+	if (geteuid() == 0) {
+		setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+		setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+	}
+#ifdef REACT_TEST_SANITIZED
+	setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+#endif
+	va_list ap;
+	va_start(ap, first);
+	int rc = run_va(argv, 5, first, ap);
+	va_end(ap);
+	return rc;
+}
+
+Test(sweep_mpi, identical_to_serial_and_resumable, .timeout = 240)
+{
+	char w[4096], d1[4200], d2[4200];
+	workdir("mpi", w, sizeof w);
+	snprintf(d1, sizeof d1, "%s/j1", w);
+	snprintf(d2, sizeof d2, "%s/mpi", w);
+	cr_assert_eq(react("sweep", REG, "-o", d1, "-j", "1", "--no-plot", NULL), 0, "%s",
+	             slurp(g_err));
+	cr_assert_eq(mpirun("2", "sweep", REG, "-o", d2, "--mpi", "--no-plot", NULL), 0,
+	             "stdout:\n%s\nstderr:\n%s", slurp(g_out), slurp(g_err));
+	assert_contains(g_out, "4 configurations x 1 jobs; 4 run now, 0 already done");
+	assert_same_tree(d1, d2);
+	/* resumed under MPI: a run lost in flight (no directory, a temporary one
+	 * left), a damaged one; runs.csv gone */
+	sh("rm -rf '%s/runs/c0001' '%s/runs.csv' && mkdir '%s/runs/.tmp-c0001.99999'", d2, d2, d2);
+	sh("echo garbage > '%s/runs/c0002/summary.csv'", d2);
+	cr_assert_eq(mpirun("2", "sweep", REG, "-o", d2, "--mpi", "--no-plot", NULL), 0,
+	             "stdout:\n%s\nstderr:\n%s", slurp(g_out), slurp(g_err));
+	assert_contains(g_out, "2 run now, 2 already done");
+	assert_contains(g_err, "/mpi/runs/c0002: summary.csv line 1");
+	assert_same_tree(d1, d2); /* the lost run's temporary directory is gone too */
+	/* more ranks than configurations to run: the idle ones just stop */
+	sh("rm -rf '%s/runs/c0003'", d2);
+	cr_assert_eq(mpirun("3", "sweep", REG, "-o", d2, "--mpi", "--no-plot", NULL), 0,
+	             "stdout:\n%s\nstderr:\n%s", slurp(g_out), slurp(g_err));
+	assert_contains(g_out, "1 run now, 3 already done");
+	assert_same_tree(d1, d2);
+	/* bad input under MPI: one error, every rank ends */
+	cr_assert_eq(mpirun("2", "sweep", SRC "/no-such.yaml", "-o", d2, "--mpi", NULL), 2);
+	assert_contains(g_err, "no-such.yaml");
+	cr_assert_eq(react("sweep", REG, "-o", d2, "--mpi", "-j", "2", NULL), 2);
+	assert_contains(g_err, "--mpi and -j 2: expected one of them");
+	/* outside mpirun: one rank, the same results */
+	sh("rm -rf '%s'", d2);
+	cr_assert_eq(react("sweep", REG, "-o", d2, "--mpi", "--no-plot", NULL), 0, "%s",
+	             slurp(g_err));
+	assert_contains(g_err, "not started by mpirun or srun, running as one rank");
+	assert_same_tree(d1, d2);
+}
+
+/* --oracle: the oracle's search is the long part of each configuration. */
+Test(sweep_mpi, with_oracle, .timeout = 240)
+{
+	char w[4096], f[4200], d1[4200], d2[4200];
+	workdir("mpi-oracle", w, sizeof w);
+	snprintf(f, sizeof f, "%s/star.yaml", w);
+	snprintf(d1, sizeof d1, "%s/j1", w);
+	snprintf(d2, sizeof d2, "%s/mpi", w);
+	sh("printf '%%s\\n' 'seed: 1..3' 'topology: {type: star, hosts: 8}' 'jobs:' "
+	   "'  - {name: t, ranks: 4, algorithm: tree, message: 4MB, epochs: 40, warmup: 10}' "
+	   "'congestion:' '  external: {congested_pairs: 1, p: 4}' > '%s'", f);
+	cr_assert_eq(react("sweep", f, "-o", d1, "--oracle", "--no-plot", NULL), 0, "%s",
+	             slurp(g_err));
+	cr_assert_eq(mpirun("2", "sweep", f, "-o", d2, "--mpi", "--oracle", "--no-plot", NULL), 0,
+	             "stdout:\n%s\nstderr:\n%s", slurp(g_out), slurp(g_err));
+	assert_contains(g_out, "3 run now, 0 already done");
+	assert_same_tree(d1, d2);
+	char p[4400];
+	snprintf(p, sizeof p, "%s/runs.csv", d2);
+	assert_contains(p, ",oracle_mean_gbps,oracle_impr_pct,captured\n");
+}
+
+#else
+
+Test(sweep_mpi, without_mpi_a_clear_error)
+{
+	char w[4096];
+	workdir("no-mpi", w, sizeof w);
+	cr_assert_eq(react("sweep", REG, "-o", w, "--mpi", NULL), 2);
+	assert_contains(g_err, "--mpi: this react was built without MPI");
+	assert_contains(g_err, "use -j N");
+}
+
+#endif
