@@ -1,23 +1,60 @@
 #!/bin/sh
 # End-to-end test of `react replay`: REACT FIXTURE WORKDIR
+# The fixture's trace was recorded with seed 7 and the paper profile, which
+# its header records: replay must take them from there (with seed 1 and the
+# default parameters the decisions diverge at epoch 6).
 set -u
 react=$1; fixture=$2; dir=$3
 rm -rf "$dir" && mkdir -p "$dir" || exit 1
 "$fixture" "$dir" || { echo "fixture failed"; exit 1; }
 fail() { echo "FAIL: $*"; exit 1; }
-"$react" replay "$dir/tree16.json" "$dir/trace.jsonl" > "$dir/replay.log" 2> "$dir/err" || fail "replay exit $?: $(cat "$dir/err")"
-cmp -s "$dir/replay.log" "$dir/trace.jsonl.log" || fail "replayed log differs from the recording controller's log"
+t="$dir/trace.jsonl"
+"$react" replay "$dir/tree16.json" "$t" > "$dir/replay.log" 2> "$dir/err" || fail "replay exit $?: $(cat "$dir/err")"
+cmp -s "$dir/replay.log" "$t.log" || fail "replayed log differs from the recording controller's log"
 [ "$(wc -l < "$dir/replay.log")" -ge 5 ] || fail "too few decisions"
 grep -q '"action":"change"' "$dir/replay.log" || fail "no change in the replayed run"
+grep -q "trace.jsonl: a flow run, seed 7; replaying with the parameters it records" "$dir/err" || fail "no run notice: $(cat "$dir/err")"
+# the seed alone matters: overriding it diverges, with a notice
+"$react" replay "$dir/tree16.json" "$t" --seed 1 > /dev/null 2> "$dir/err"; rc=$?
+[ $rc -eq 1 ] || fail "seed 1 instead of 7: exit $rc, expected 1 (diverged)"
+grep -q "seed=1 replaces the recorded seed=7" "$dir/err" || fail "no override notice: $(cat "$dir/err")"
+grep -q 'trace.jsonl:[0-9]*: DIVERGED at epoch' "$dir/err" || fail "no divergence message: $(cat "$dir/err")"
+# so do the parameters: the default profile instead of the recorded paper one
+"$react" replay "$dir/tree16.json" "$t" --set profile=default > /dev/null 2> "$dir/err"; rc=$?
+[ $rc -eq 1 ] || fail "profile default instead of paper: exit $rc, expected 1"
+grep -q "profile=default replaces the recorded profile=paper" "$dir/err" || fail "no override notice: $(cat "$dir/err")"
+# an override equal to the recorded value changes nothing and says nothing
+"$react" replay "$dir/tree16.json" "$t" --seed 7 --set trials=9 > "$dir/same.log" 2> "$dir/err" || fail "same values: exit $?"
+cmp -s "$dir/same.log" "$t.log" || fail "same values: log differs"
+grep -q "replaces" "$dir/err" && fail "notice for an unchanged value: $(cat "$dir/err")"
+# a trace without a header (as written before): defaults, seed 1, a notice
+"$react" replay "$dir/tree16.json" "$dir/legacy.jsonl" > "$dir/legacy.log" 2> "$dir/err" || fail "legacy trace: exit $?: $(cat "$dir/err")"
+cmp -s "$dir/legacy.log" "$dir/legacy.jsonl.log" || fail "legacy trace: log differs"
+grep -q "legacy.jsonl: no run header .*default parameters and seed 1" "$dir/err" || fail "no legacy notice: $(cat "$dir/err")"
+# divergence, malformed lines and headers
 "$react" replay "$dir/tree16.json" "$dir/diverged.jsonl" > /dev/null 2> "$dir/err"; rc=$?
 [ $rc -eq 1 ] || fail "diverged trace: exit $rc, expected 1"
 grep -q 'diverged.jsonl:[0-9]*: DIVERGED at epoch' "$dir/err" || fail "no divergence message: $(cat "$dir/err")"
 "$react" replay "$dir/tree16.json" "$dir/bad.jsonl" > /dev/null 2> "$dir/err"; rc=$?
 [ $rc -eq 2 ] || fail "bad trace: exit $rc, expected 2"
-grep -q 'bad.jsonl:3: field "fct"' "$dir/err" || fail "no file:line message: $(cat "$dir/err")"
-"$react" replay "$dir/tree16.json" "$dir/trace.jsonl" --set nosuch=1 > /dev/null 2> "$dir/err"; rc=$?
+grep -q 'bad.jsonl:4: field "fct"' "$dir/err" || fail "no file:line message: $(cat "$dir/err")"
+bad_header() { # NAME SED-EXPRESSION EXPECTED-MESSAGE
+	sed "1$2" "$t" > "$dir/$1"
+	"$react" replay "$dir/tree16.json" "$dir/$1" > /dev/null 2> "$dir/err"; rc=$?
+	[ $rc -eq 2 ] || fail "$1: exit $rc, expected 2"
+	grep -qF "$1:1: $3" "$dir/err" || fail "$1: got '$(cat "$dir/err")', expected '$1:1: $3'"
+}
+bad_header h-version.jsonl 's/"version":2/"version":3/' 'field "version": expected 2'
+bad_header h-param.jsonl 's/"trials":"9"/"nosuch":"9"/' "field \"params\".\"nosuch\": unknown parameter 'nosuch'"
+bad_header h-value.jsonl 's/"trials":"9"/"trials":"many"/' "field \"params\".\"trials\": parameter trials: 'many' is not a valid integer"
+bad_header h-backend.jsonl 's/"backend":"flow"/"backend":7/' 'field "backend": expected a backend name'
+sed '1s/"trials":"9",//' "$t" > "$dir/h-missing.jsonl"
+"$react" replay "$dir/tree16.json" "$dir/h-missing.jsonl" > /dev/null 2> "$dir/err"
+grep -q "h-missing.jsonl: the trace does not record trials: replaying with the defaults" "$dir/err" || fail "no missing-parameter notice: $(cat "$dir/err")"
+head -1 "$t" > "$dir/h-twice.jsonl"; cat "$t" >> "$dir/h-twice.jsonl"
+"$react" replay "$dir/tree16.json" "$dir/h-twice.jsonl" > /dev/null 2> "$dir/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'h-twice.jsonl:2: a run header belongs on the first line only' "$dir/err" || fail "second header: exit $rc, $(cat "$dir/err")"
+"$react" replay "$dir/tree16.json" "$t" --set nosuch=1 > /dev/null 2> "$dir/err"; rc=$?
 [ $rc -eq 2 ] || fail "unknown parameter: exit $rc, expected 2"
 grep -q "unknown parameter 'nosuch'" "$dir/err" || fail "no parameter message"
-"$react" replay "$dir/tree16.json" "$dir/trace.jsonl" --seed 99 > "$dir/seed99.log" 2>/dev/null; rc=$?
-[ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "other seed: exit $rc"
 echo "replay: ok"

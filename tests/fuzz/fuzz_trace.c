@@ -1,7 +1,10 @@
 /*
- * fuzz_trace.c - the FCT trace reader (io/src/trace.c).
- * Contract: every line is a record or a non-empty error naming the file and
- * the line; records hold finite values in range.
+ * fuzz_trace.c - the FCT trace reader (io/src/trace.c): the run header and
+ * the records.
+ * Contract: a header is read whole (a backend name, parameters the
+ * controller accepts) or refused with an error naming the file; every line
+ * after it is a record or a non-empty error naming the file and the line;
+ * records hold finite values in range.
  */
 #include <math.h>
 #include <string.h>
@@ -14,7 +17,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char why[1024] = "";
 	react_trace_reader_t *r = NULL;
 	const char *path = fuzz_file(0, data, size, ".jsonl");
-	FUZZ_CHECK(react_trace_reader_open(path, &r, why, sizeof why) == REACT_OK, "open: %s", why);
+	react_trace_run_t run;
+	react_status_t st = react_trace_reader_open(path, &r, why, sizeof why);
+	if (st != REACT_OK) {
+		FUZZ_CHECK(st == REACT_EPARSE && why[0] && strstr(why, path), "open: %d '%s'", st, why);
+		FUZZ_CHECK(r == NULL, "a reader on failure");
+		return 0;
+	}
+	if (react_trace_reader_run(r, &run)) {
+		FUZZ_CHECK(run.backend[0] && strlen(run.backend) < sizeof run.backend, "backend");
+		FUZZ_CHECK(react_params_validate(&run.params, why, sizeof why) == REACT_OK,
+		           "params: %s", why);
+	}
 	for (long n = 0;; n++) {
 		react_trace_epoch_t rec;
 		int got = 0;
