@@ -24,9 +24,12 @@ extern "C" {
 
 typedef struct react_routing react_routing_t;
 
-/* Build the distance tables (nhosts x nnodes int32).  in: t (must outlive
- * the routing).  out: *out.  REACT_EINVAL when some host cannot reach some
- * other host (err says which). */
+/* Build the routing.  in: t (must outlive the routing).  out: *out.
+ * Checks that every host reaches every other (one BFS per host) and keeps
+ * only the graph; a destination host's distances (nnodes uint16) are made
+ * on its first use by the functions below and kept, so memory grows with
+ * the hosts flows go to, not with nhosts x nnodes.  REACT_EINVAL when some
+ * host cannot reach some other host (err says which). */
 react_status_t react_routing_create(const react_topology_t *t, react_routing_t **out,
                                     char *err, size_t errlen);
 void react_routing_destroy(react_routing_t *r);
@@ -35,7 +38,8 @@ void react_routing_destroy(react_routing_t *r);
 int32_t react_routing_dist(const react_routing_t *r, int32_t node, int32_t dst_host);
 
 /* Equal-cost next hops from `node` toward `dst_host`: writes up to cap
- * directed link ids into dlinks, returns how many there are. */
+ * directed link ids into dlinks, returns how many there are; -1 when
+ * memory for dst_host's distances ran out. */
 int32_t react_routing_next_hops(const react_routing_t *r, int32_t node, int32_t dst_host,
                                 int32_t *dlinks, int32_t cap);
 
@@ -45,7 +49,8 @@ uint64_t react_ecmp_hash(uint64_t seed, int32_t src_host, int32_t dst_host, uint
 
 /* The path of connection (src_host, dst_host, sport): directed link ids
  * written to dlinks (cap entries), length in *len (0 when src == dst).
- * REACT_EINVAL for a bad host or a path longer than cap. */
+ * REACT_EINVAL for a bad host or a path longer than cap, REACT_ENOMEM
+ * when memory for dst_host's distances ran out. */
 react_status_t react_routing_path(const react_routing_t *r, int32_t src_host, int32_t dst_host,
                                   uint32_t sport, uint64_t seed, int32_t *dlinks, int32_t cap,
                                   int32_t *len);
