@@ -41,7 +41,7 @@ react_status_t react_tb_init(react_topo_builder_t *b, const char *name)
 	return REACT_OK;
 }
 
-static int grow(void **p, int32_t *cap, int32_t need, size_t elem)
+int react_tb_grow(void **p, int32_t *cap, int32_t need, size_t elem)
 {
 	if (need <= *cap)
 		return 0;
@@ -61,17 +61,17 @@ react_status_t react_tb_node(react_topo_builder_t *b, react_node_kind_t kind, co
 {
 	react_topology_t *t = b->t;
 	int32_t cap = b->node_cap;
-	if (grow((void **)&t->kind, &cap, t->nnodes + 1, sizeof *t->kind))
+	if (react_tb_grow((void **)&t->kind, &cap, t->nnodes + 1, sizeof *t->kind))
 		return REACT_ENOMEM;
 	cap = b->node_cap;
-	if (grow((void **)&t->node_name, &cap, t->nnodes + 1, sizeof *t->node_name))
+	if (react_tb_grow((void **)&t->node_name, &cap, t->nnodes + 1, sizeof *t->node_name))
 		return REACT_ENOMEM;
 	b->node_cap = cap;
 	char *nm = strdup(name);
 	if (!nm)
 		return REACT_ENOMEM;
 	if (kind == REACT_NODE_HOST) {
-		if (grow((void **)&t->host_node, &b->host_cap, t->nhosts + 1, sizeof *t->host_node)) {
+		if (react_tb_grow((void **)&t->host_node, &b->host_cap, t->nhosts + 1, sizeof *t->host_node)) {
 			free(nm);
 			return REACT_ENOMEM;
 		}
@@ -92,7 +92,7 @@ react_status_t react_tb_link(react_topo_builder_t *b, int32_t a, int32_t c, doub
 	if (a < 0 || c < 0 || a >= t->nnodes || c >= t->nnodes || a == c || !(rate_bps > 0) ||
 	    !(delay_s >= 0))
 		return REACT_EINVAL;
-	if (grow((void **)&t->links, &b->link_cap, t->nlinks + 1, sizeof *t->links))
+	if (react_tb_grow((void **)&t->links, &b->link_cap, t->nlinks + 1, sizeof *t->links))
 		return REACT_ENOMEM;
 	t->links[t->nlinks++] = (react_link_t){a, c, rate_bps, delay_s};
 	return REACT_OK;

@@ -180,15 +180,9 @@ react_status_t react_topo_alibaba(const char *csv_path, int32_t nhosts, int32_t 
 			st = REACT_EPARSE;
 			goto fail;
 		}
-		if (nrows == rcap) {
-			int32_t nc = rcap ? 2 * rcap : 256;
-			row_t *q = realloc(rows, (size_t)nc * sizeof *q);
-			if (!q) {
-				st = REACT_ENOMEM;
-				goto fail;
-			}
-			rows = q;
-			rcap = nc;
+		if (react_tb_grow((void **)&rows, &rcap, nrows + 1, sizeof *rows)) {
+			st = REACT_ENOMEM;
+			goto fail;
 		}
 		row_t r = {names_add(&dsw, trim(fld[1])), names_add(&psw, trim(fld[2])),
 		           names_add(&asw, trim(fld[3]))};

@@ -197,15 +197,9 @@ static react_status_t read_own(reader_t *r, react_topo_builder_t *b, char *err, 
 			int32_t id;
 			if ((st = react_tb_node(b, k, r->tok[1], &id)))
 				goto fail;
-			if (id == lines_cap) {
-				int32_t nc = lines_cap ? 2 * lines_cap : 64;
-				int *q = realloc(lines, (size_t)nc * sizeof *q);
-				if (!q) {
-					st = REACT_ENOMEM;
-					goto fail;
-				}
-				lines = q;
-				lines_cap = nc;
+			if (react_tb_grow((void **)&lines, &lines_cap, id + 1, sizeof *lines)) {
+				st = REACT_ENOMEM;
+				goto fail;
 			}
 			lines[id] = r->lineno;
 			if (index_add(&names, b->t, id)) {
@@ -260,7 +254,7 @@ static react_status_t read_hpcc(reader_t *r, react_topo_builder_t *b, char *err,
 	long nn, ns, nl, gps, nvs, npn;
 	unsigned char *isw = NULL;
 	react_link_t *lk = NULL;
-	long lcap = 0;
+	int32_t lcap = 0;
 	int hline = r->lineno;
 	if (r->ntok == 3) { /* HPCC: total_nodes switch_nodes links */
 		if (parse_long(r->tok[0], 1, 10000000, &nn) || parse_long(r->tok[1], 0, nn, &ns) ||
@@ -333,15 +327,9 @@ static react_status_t read_hpcc(reader_t *r, react_topo_builder_t *b, char *err,
 				PERR("%s:%d: expected an error rate in [0,1], got '%s'", r->path, r->lineno,
 				     r->tok[4]);
 		}
-		if (l == lcap) {
-			long nc = lcap ? 2 * lcap : 256;
-			react_link_t *q = realloc(lk, (size_t)nc * sizeof *q);
-			if (!q) {
-				st = REACT_ENOMEM;
-				goto fail;
-			}
-			lk = q;
-			lcap = nc;
+		if (react_tb_grow((void **)&lk, &lcap, (int32_t)l + 1, sizeof *lk)) {
+			st = REACT_ENOMEM;
+			goto fail;
 		}
 		lk[l] = (react_link_t){(int32_t)a, (int32_t)c, rate, delay};
 	}

@@ -20,4 +20,7 @@ react_topology_t *react_tb_finish(react_topo_builder_t *b);
 void react_tb_abort(react_topo_builder_t *b);
 
 const char *react_node_kind_name(react_node_kind_t k);
+/* Make room for `need` elements of `elem` bytes in the array *p of *cap
+ * (doubling).  -1 when memory ran out (*p and *cap unchanged). */
+int react_tb_grow(void **p, int32_t *cap, int32_t need, size_t elem);
 #endif
