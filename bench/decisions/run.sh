@@ -3,13 +3,16 @@
 # the oracle (react sweep --oracle), then bench-decisions over them.
 #
 # usage: bench/decisions/run.sh [-j N] [-b flow|dctcp] [-o DIR] [-w FILE] [-B BUILD]
-#                               [-O KEY=VALUE]... [-q]
+#                               [-O KEY=VALUE]... [-S KEY=VALUE]... [-H] [-q]
 #   -j N     configurations run at once (react sweep -j; default 1)
 #   -b B     backend: flow (default) or dctcp; on dctcp the oracle searches on
 #            the flow backend and runs its 16 best patterns on dctcp
 #            (--oracle-opt proxy=flow), as the exhaustive screen would take
 #            hours per configuration there
 #   -O K=V   an oracle option (react oracle --help), for every set
+#   -S K=V   a scenario override (react sweep --set), for every set: compare
+#            controller settings, e.g. -S params.epsilon=0.08 (the oracle
+#            does not depend on params, so its cache still serves)
 #   -o DIR   where the sweeps go (default $TMPDIR/react-bench-decisions-B); a
 #            rerun resumes them, and oracle results are kept in DIR/oracle-cache
 #            so that a controller change reruns only baseline and REACT
@@ -17,6 +20,8 @@
 #            results/bench/decisions-B.txt otherwise)
 #   -B DIR   the meson build directory holding react and bench-decisions
 #            (default build)
+#   -H       held-out seeds: fig5a 6..10, the other sets 4..6 (the same
+#            points on configurations the defaults were not chosen on)
 #   -q       quick: a handful of configurations per set (a smoke test; the
 #            report then goes to stdout only unless -w is given)
 #
@@ -33,8 +38,10 @@ out=
 report=
 build=build
 quick=0
+held=0
 oopts=
-while getopts "j:b:o:w:B:O:q" opt; do
+sopts=
+while getopts "j:b:o:w:B:O:S:Hq" opt; do
 	case $opt in
 	j) jobs=$OPTARG ;;
 	b) backend=$OPTARG ;;
@@ -42,8 +49,10 @@ while getopts "j:b:o:w:B:O:q" opt; do
 	w) report=$OPTARG ;;
 	B) build=$OPTARG ;;
 	O) oopts="$oopts --oracle-opt $OPTARG" ;;
+	S) sopts="$sopts --set $OPTARG" ;;
 	q) quick=1 ;;
-	*) sed -n '2,24p' "$0" >&2; exit 2 ;;
+	H) held=1 ;;
+	*) sed -n '2,29p' "$0" >&2; exit 2 ;;
 	esac
 done
 case $backend in
@@ -69,13 +78,16 @@ if [ $quick = 1 ]; then
 else
 	seeds5=1..5; seeds3=1..3; pairs=1..6; ps=[2,4]; counts=[4,16]; rates=[30Gbps,50Gbps]
 fi
+[ $held = 0 ] || { seeds5=6..10; seeds3=4..6; }
 
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 {
 	echo "# bench/decisions/run.sh $*"
+	[ $held = 0 ] || echo "# held-out seeds: fig5a $seeds5, the other sets $seeds3"
 	echo "# backend $backend, -j $jobs, sweeps in $out; $(date -u +%Y-%m-%d) on $(nproc) cores"
 	[ -z "$oopts" ] || echo "# oracle options:$oopts"
+	[ -z "$sopts" ] || echo "# overrides:$sopts"
 	echo "# react $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
 } > "$tmp"
 
@@ -84,7 +96,7 @@ sweep() {
 	name=$1; scen=$2; shift 2
 	t0=$(date +%s)
 	"$react" sweep "$root/scenarios/paper/$scen.yaml" "$@" --backend "$backend" \
-		-o "$out/$name" -j "$jobs" --oracle --oracle-cache "$out/oracle-cache" $oopts --no-plot --quiet \
+		-o "$out/$name" -j "$jobs" --oracle --oracle-cache "$out/oracle-cache" $oopts $sopts --no-plot --quiet \
 		> "$out/$name.out"
 	t1=$(date +%s)
 	n=$(($(wc -l < "$out/$name/runs.csv") - 1))

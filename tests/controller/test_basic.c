@@ -1,11 +1,14 @@
 /* Parameters, detection and critical paths on small hand-made patterns. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "react/controller.h"
 #include "react/critpath.h"
+#include "react/decide.h"
 #include "react/detect.h"
+#include "react/generators.h"
 
 /* 4 ranks, one step: 0->1, 1->2, 2->3, 3->0 (every flow degree 1) */
 static react_pattern_t *ring1(void)
@@ -144,4 +147,46 @@ Test(critpath, longest_chain)
 	cr_assert_eq(path[2], 3u);
 	cr_assert_float_eq(tot, 7.0, 1e-12);
 	react_pattern_destroy(p);
+}
+
+/* fig5b's case: a sender whose uplink carries 4 external flows.  Its flows
+ * are 4.5 to 5.3 flows slower than alone, unevenly over the steps (they
+ * overlap others differently); the learned rates must blame its egress for
+ * all of them, so that a candidate which gives it a new partner is
+ * estimated slow too, not as fast as an unloaded pair. */
+Test(rates, loaded_sender_with_uneven_excess_is_blamed)
+{
+	react_pattern_t *g;
+	react_history_t *h;
+	react_rates_t *r;
+	const double c0 = 8e-11, slow[3] = {6.3, 6.2, 5.5};
+	const int32_t hot = 4;
+	double *fct;
+	cr_assert_eq(react_gen_recdbl_allgather(8, 20000000, &g), REACT_OK);
+	cr_assert_eq(react_history_create(8, 60, &h), REACT_OK);
+	fct = malloc(g->nflows * sizeof *fct);
+	for (int e = 0; e < 12; e++) {
+		for (size_t f = 0; f < g->nflows; f++) {
+			const react_flow_t *fl = &g->flows[f];
+			double m = fl->src == hot ? slow[fl->step] : 1.0 + 0.01 * (e % 3);
+			fct[f] = (double)fl->bytes * c0 * react_pattern_flow_degree(g, f) * m;
+		}
+		cr_assert_eq(react_history_add(h, g, fct), REACT_OK);
+	}
+	cr_assert_eq(react_history_learn(h, &r), REACT_OK);
+	cr_assert(r->valid);
+	cr_assert_gt(r->x[hot], 4.0, "the loaded sender's egress load: %g flows", r->x[hot]);
+	for (int32_t i = 0; i < 8; i++) {
+		cr_assert_lt(r->y[i], 0.5, "receiver %d blamed: %g", i, r->y[i]);
+		if (i != hot)
+			cr_assert_lt(r->x[i], 0.5, "sender %d blamed: %g", i, r->x[i]);
+	}
+	/* a pair never seen, from the loaded sender: slow; from another: fast */
+	cr_assert(!react_rates_pair_seen(r, hot, 3));
+	cr_assert_gt(react_rates_flow(r, hot, 3, 1, 1), 5.0 * c0);
+	cr_assert_lt(react_rates_flow(r, 2, 5, 1, 1), 2.0 * c0);
+	react_rates_destroy(r);
+	react_history_destroy(h);
+	free(fct);
+	react_pattern_destroy(g);
 }

@@ -25,6 +25,7 @@ typedef struct net {
 	double *slow;        /* N x N multipliers, 1 = fast */
 	int erratic;         /* multipliers apply only on every third epoch */
 	double time_scale_changed; /* !=0: epoch time x this for patterns != initial */
+	double noise;        /* each FCT x (1 + noise x u), u uniform in [-1, 1] per (epoch, flow) */
 	const react_pattern_t *initial;
 } net_t;
 
@@ -36,6 +37,13 @@ static void net_run(const net_t *n, const react_pattern_t *p, int64_t e, double 
 		double m = n->slow ? n->slow[fl->src * n->N + fl->dst] : 1.0;
 		if (n->erratic && e % 3 != 0)
 			m = 1.0;
+		if (n->noise > 0) {
+			uint64_t x = ((uint64_t)e * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)f * 0xBF58476D1CE4E5B9ULL);
+			x ^= x >> 31;
+			x *= 0x94D049BB133111EBULL;
+			x ^= x >> 29;
+			m *= 1.0 + n->noise * ((double)(x >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+		}
 		fct[f] = ALPHA + (double)fl->bytes * BETA * react_pattern_flow_degree(p, f) * m;
 	}
 	cr_assert_eq(react_critpath(p, fct, path, &len, T), REACT_OK);
@@ -370,4 +378,50 @@ Test(loop, bad_observations)
 	prm.batch_epochs = 0;
 	cr_assert_eq(react_ctl_create(g, &prm, &c), REACT_EINVAL);
 	react_pattern_destroy(g);
+}
+
+/* Nothing can help (a ring, every flow into rank 1 slow: every position is
+ * alike): once the first changes have failed, the loop settles.  Escalation
+ * and the search backoff make the second half of 300 epochs quiet (at most
+ * one change per 100 epochs); without them the same loop keeps trying. */
+static int late_changes(int settle, int32_t N, double noise)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n = {0};
+	int late = 0;
+	react_ctl_t *c;
+	double *fct, T;
+	react_params_default(&prm);
+	if (!settle) {
+		cr_assert_eq(react_params_set(&prm, "escalation", "0", NULL, 0), REACT_OK);
+		cr_assert_eq(react_params_set(&prm, "search_backoff", "off", NULL, 0), REACT_OK);
+	}
+	cr_assert_eq(react_gen_ring_allreduce(N, 8 << 20, &g), REACT_OK);
+	n.N = N;
+	n.noise = noise;
+	n.slow = slow_into(N, 1, 3.0);
+	fct = malloc(g->nflows * sizeof *fct);
+	cr_assert_eq(react_ctl_create(g, &prm, &c), REACT_OK);
+	for (int64_t e = 0; e < 300; e++) {
+		const react_pattern_t *p = react_ctl_pattern_for(c, e);
+		react_decision_t d;
+		net_run(&n, p, e, fct, &T);
+		cr_assert_eq(react_ctl_observe(c, e, fct, p->nflows, T, &d), REACT_OK);
+		late += d.changed && e >= 150;
+	}
+	react_ctl_destroy(c);
+	free(fct);
+	free(n.slow);
+	react_pattern_destroy(g);
+	return late;
+}
+
+Test(loop, fruitless_congestion_settles, .timeout = 60 * REACT_TEST_TIME_SCALE)
+{
+	/* 8 ranks exact, 16 ranks with 10 % noise on every FCT */
+	int quiet = late_changes(1, 8, 0) + late_changes(1, 16, 0.1);
+	int busy = late_changes(0, 8, 0) + late_changes(0, 16, 0.1);
+	cr_assert_leq(quiet, 2, "%d changes in epochs 150..299 of two runs", quiet);
+	cr_assert_gt(busy, quiet, "without escalation and backoff: %d, with: %d", busy, quiet);
 }

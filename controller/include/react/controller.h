@@ -64,9 +64,17 @@ typedef struct react_params {
 	double min_gain;     /* welch rule: smallest observed gain worth keeping (0.01) */
 	double confidence;   /* welch rule: one-sided confidence of the gain's bounds (0.8) */
 	int extensions;      /* welch rule: one-batch extensions of an undecided test (2) */
+	double escalation;   /* each failed round since the last kept change raises the
+	                      * estimated gain a change needs to epsilon (1 + escalation
+	                      * x failed rounds) (0.5; paper 0) */
+	int search_backoff;  /* REACT_BACKOFF_*: searches after a fruitless one */
 } react_params_t;
 
 enum { REACT_PROFILE_DEFAULT = 0, REACT_PROFILE_PAPER = 1 };
+/* off: every congested batch searches (5.4.2); doubling: a search from a
+ * base that finds nothing is followed by 1, 2, 4, ... batches without one,
+ * until the base changes */
+enum { REACT_BACKOFF_OFF = 0, REACT_BACKOFF_DOUBLING = 1 };
 /* paper: the B + 1 old critical paths re-timed (5.4.1, footnote 5);
  * pattern: the whole candidate pattern re-timed from learned rates */
 enum { REACT_EST_PAPER = 0, REACT_EST_PATTERN = 1 };

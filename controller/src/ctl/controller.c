@@ -31,6 +31,14 @@
  * exploration.
  * A_max: at most A_max patterns are tried from one base; then that base is
  * kept (only forced rounds try it again).
+ * escalation: each failed round since the last kept change raises the
+ * estimated gain a change needs, to epsilon (1 + escalation x failed
+ * rounds): the estimate's marginal candidates are its least reliable, and
+ * after failures they are no longer worth a batch.
+ * search_backoff (doubling): a search from a base that finds nothing is
+ * followed by 1, 2, 4, ... congested batches without one (reset when the
+ * base changes), so a job whose congestion nothing relieves is not
+ * searched every batch, each time with slightly different history.
  * K_t grows by trials_growth after every batch that ran a search.
  * Without detected congestion nothing is searched except by the forced
  * rule, so an uncongested job keeps its pattern.
@@ -89,6 +97,7 @@ struct react_ctl {
 	size_t nrej, caprej;
 	int attempts;                    /* patterns tried from base */
 	int failed_rounds, quiet_rounds, exploring;
+	int idle_wait, idle_left;        /* search_backoff: batches without a search */
 
 	int64_t next_epoch, batch_open;
 	int nb;
@@ -256,6 +265,7 @@ static void set_base(react_ctl_t *c, const react_pattern_t *p)
 	c->base = p;
 	c->nrej = 0;
 	c->attempts = 0;
+	c->idle_wait = c->idle_left = c->idle_wait;
 }
 
 typedef struct judged {
@@ -387,8 +397,11 @@ static void note_observed(react_ctl_t *c, const react_pattern_t *p, double T)
 	}
 }
 
-/* Algorithm 1 on the base with the batch in c->base_fct (congestion in c->cong). */
-static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dout)
+/* Algorithm 1 on the base with the batch in c->base_fct (congestion in
+ * c->cong).  A pattern below the escalated bar is dropped, *escalated set
+ * to the bar. */
+static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dout,
+                             double *escalated)
 {
 	react_status_t st;
 	react_decide_in_t in;
@@ -422,6 +435,14 @@ static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dou
 	in.rng = c->rng;
 	if ((st = react_decide(&in, dout)) != REACT_OK)
 		return st;
+	if (dout->g1 && c->failed_rounds > 0) {
+		double bar = c->p.epsilon * (1.0 + c->p.escalation * c->failed_rounds);
+		if (dout->est_gain < bar) {
+			*escalated = bar;
+			react_pattern_destroy(dout->g1);
+			dout->g1 = NULL;
+		}
+	}
 	c->quiet_rounds = 0;
 	c->trials += c->p.trials_growth;
 	c->st.candidates_estimated += (int64_t)dout->ncands;
@@ -461,6 +482,7 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 	int B = c->p.batch_epochs, reverted = 0, kept = 0, forced = 0, extend = 0;
 	const char *action = "none";
 	char why[512], jwhy[256] = "";
+	double escalated = 0;
 	int64_t apply = epoch + 1 + c->p.apply_delay;
 	const react_pattern_t *sched = NULL;
 
@@ -522,7 +544,7 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			                       c->cong, &nc0)) != REACT_OK)
 				goto fail;
 			if (nc0 > 0) {
-				if ((st = search(c, 0, &dout)) != REACT_OK)
+				if ((st = search(c, 0, &dout, &escalated)) != REACT_OK)
 					goto fail;
 			}
 			/* the log's congested list is the batch that ran (G1) */
@@ -548,10 +570,18 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 	} else {
 		store_base_batch(c);
 		note_observed(c, ran, meanT);
+		int want = ncong > 0 && c->exploring && c->attempts < c->p.max_attempts, waiting;
 		forced = c->quiet_rounds >= c->force_after;
-		if ((ncong > 0 && c->exploring && c->attempts < c->p.max_attempts) || forced) {
-			if ((st = search(c, forced, &dout)) != REACT_OK)
+		waiting = want && !forced && c->idle_left > 0;
+		if (waiting)
+			c->idle_left--;
+		if ((want && !waiting) || forced) {
+			if ((st = search(c, forced, &dout, &escalated)) != REACT_OK)
 				goto fail;
+			if (!dout.g1 && !forced && c->p.search_backoff == REACT_BACKOFF_DOUBLING) {
+				c->idle_wait = c->idle_wait ? 2 * c->idle_wait : 1;
+				c->idle_left = c->idle_wait;
+			}
 			if (dout.g1) {
 				const char *msg = forced ? "forced exploration: new pattern under test"
 				                         : "estimated improvement: new pattern under test";
@@ -562,14 +592,22 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 					snprintf(why, sizeof why, "%s", msg);
 				action = "change";
 			} else if (!kept) {
-				snprintf(why, sizeof why, "%s", dout.nvertices ? "no transform passed the estimate"
-				                                               : "no congested vertex on a critical path");
+				if (escalated > 0)
+					snprintf(why, sizeof why,
+					         "the best estimated gain is below %.4g (epsilon escalated after %d "
+					         "failed rounds)", escalated, c->failed_rounds);
+				else
+					snprintf(why, sizeof why, "%s",
+					         dout.nvertices ? "no transform passed the estimate"
+					                        : "no congested vertex on a critical path");
 			}
 		} else {
 			c->quiet_rounds++;
 			if (ncong > 0 && !kept)
-				snprintf(why, sizeof why, "%s", !c->exploring ? "exploration stopped (E_max)"
-				                                              : "attempts exhausted (A_max)");
+				snprintf(why, sizeof why, "%s",
+				         waiting ? "no search: backoff after a fruitless one"
+				         : !c->exploring ? "exploration stopped (E_max)"
+				                         : "attempts exhausted (A_max)");
 		}
 	}
 	if (sched) {

@@ -155,7 +155,16 @@ int react_history_epochs(const react_history_t *h) { return h ? h->n : 0; }
  *          over all records.
  * Everything comes from the last H epochs of every pattern that ran.
  */
+/* A load explains a record's excess when it accounts for all of it but
+ * EXPLAIN_TOL flows or EXPLAIN_REL of it, whichever is more: a rank whose
+ * uplink carries 4 external flows shows excesses of 4.5 to 5.3 flows over
+ * its steps (its flows overlap others' differently), and all of them are
+ * its own; an absolute tolerance alone left such a rank unblamed on fig5b
+ * and its flows, moved, estimated fast (estimated vs observed gain of the
+ * benchmark's fig5b changes r = -0.05; with EXPLAIN_REL 0.3, 0.68; 0.2 to
+ * 0.5 measure alike) */
 #define EXPLAIN_TOL 0.25
+#define EXPLAIN_REL 0.3
 
 static double rec_excess(const react_rates_t *r, const hrec_t *q, int out)
 {
@@ -164,10 +173,11 @@ static double rec_excess(const react_rates_t *r, const hrec_t *q, int out)
 }
 
 /* 1 when an endpoint load `cap` (out: the sender's, else the receiver's)
- * accounts for record q's excess, within EXPLAIN_TOL flows */
+ * accounts for record q's excess (above) */
 static int explains(const react_rates_t *r, double cap, const hrec_t *q, int out)
 {
-	return cap >= rec_excess(r, q, out) - EXPLAIN_TOL;
+	double e = rec_excess(r, q, out);
+	return cap >= e - (EXPLAIN_REL * e > EXPLAIN_TOL ? EXPLAIN_REL * e : EXPLAIN_TOL);
 }
 
 static void partner(int32_t *firstp, unsigned char *multi, size_t e, react_rank_t q)

@@ -33,6 +33,7 @@ static const char *const estimator_names[] = {"paper", "pattern", NULL};
 static const char *const keep_names[] = {"paper", "welch", NULL};
 static const char *const selection_names[] = {"first", "best", NULL};
 static const char *const pruning_names[] = {"degree", "estimate", NULL};
+static const char *const backoff_names[] = {"off", "doubling", NULL};
 
 #define OFF(f) offsetof(react_params_t, f)
 
@@ -75,12 +76,13 @@ static const pdesc_t params_table[] = {
 	/* The readings below were chosen by measurement (docs/controller.md,
 	 * results/bench/decisions.txt); profile=paper restores the literal ones. */
 	{"profile", "-", "-", P_ENUM, OFF(profile), REACT_PROFILE_DEFAULT, 0, 1,
-	 "default | paper: sets estimator, keep_rule, selection, pruning, K_max at once", profile_names},
+	 "default | paper: sets estimator, keep_rule, selection, pruning, K_max, escalation, "
+	 "search_backoff at once", profile_names},
 	{"estimator", "-", "-", P_ENUM, OFF(estimator), REACT_EST_PATTERN, 0, 1,
 	 "paper (old critical paths) | pattern (whole pattern from learned rates)",
 	 estimator_names},
 	{"keep_rule", "-", "-", P_ENUM, OFF(keep_rule), REACT_KEEP_WELCH, 0, 1,
-	 "paper (mean x (1 + tau_r)) | welch (one-sided 95 % bound, extensions)", keep_names},
+	 "paper (mean x (1 + tau_r)) | welch (one-sided bound at `confidence`, extensions)", keep_names},
 	{"selection", "-", "-", P_ENUM, OFF(selection), REACT_SEL_BEST, 0, 1,
 	 "first (Algorithm 1) | best (largest estimated gain of a vertex's trials)",
 	 selection_names},
@@ -96,6 +98,18 @@ static const pdesc_t params_table[] = {
 	 "welch rule: one-sided confidence of the bound on the gain", NULL},
 	{"extensions", "-", "batches", P_INT, OFF(extensions), 2, 0, 100,
 	 "welch rule: one-batch extensions of an undecided test before a revert", NULL},
+	/* 0.5 and doubling settle the loop.  Decision benchmark, fig5a / fig12
+	 * / fig5b / fig8 subsets: pattern changes per 100 epochs in the second
+	 * half 2.3 / 0.9 / 1.4 / 2.2 -> 0.8 / 0.2 / 0.3 / 1.2, captured 0.81 /
+	 * 0.73 / 0.80 / 0.77 -> 0.78 / 0.71 / 0.76 / 0.78; on held-out seeds
+	 * 3.3 / 1.2 / 1.5 / 3.7 -> 0.8 / 0.4 / 0.5 / 2.5 changes, captured 0.80
+	 * / 0.80 / 0.80 / 0.24 -> 0.77 / 0.78 / 0.81 / 0.34 (docs/controller.md) */
+	{"escalation", "-", "fraction", P_DOUBLE, OFF(escalation), 0.5, 0.0, 1e6,
+	 "each failed round since the last kept change raises the estimated gain a change needs: "
+	 "epsilon x (1 + escalation x failed rounds)", NULL},
+	{"search_backoff", "-", "-", P_ENUM, OFF(search_backoff), REACT_BACKOFF_DOUBLING, 0, 1,
+	 "off (every congested batch searches) | doubling (after a fruitless search from a base, "
+	 "1, 2, 4, ... batches without one)", backoff_names},
 };
 #define NPARAMS (sizeof params_table / sizeof params_table[0])
 _Static_assert(NPARAMS <= REACT_PARAMS_MAX / 2, "REACT_PARAMS_MAX leaves room for symbols");
@@ -154,10 +168,12 @@ static const pdesc_t *find(const char *key)
 /* The readings a profile names, as (key, value) pairs. */
 static const char *const profile_paper[] = {"estimator", "paper", "keep_rule", "paper",
                                             "selection", "first", "pruning", "degree",
-                                            "max_accepted", "4", NULL};
+                                            "max_accepted", "4", "escalation", "0",
+                                            "search_backoff", "off", NULL};
 static const char *const profile_default[] = {"estimator", "pattern", "keep_rule", "welch",
                                               "selection", "best", "pruning", "estimate",
-                                              "max_accepted", "8", NULL};
+                                              "max_accepted", "8", "escalation", "0.5",
+                                              "search_backoff", "doubling", NULL};
 
 react_status_t react_params_profile(react_params_t *p, const char *name, char *why, size_t whylen)
 {
