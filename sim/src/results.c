@@ -730,6 +730,7 @@ react_status_t react_run_dir_make(const char *out, const react_scenario_t *s,
 		goto fail;
 	}
 	made_tmp = 1;
+	const react_backend_ops_t *be = o && o->backend ? o->backend : &react_backend_flow;
 	for (int32_t j = 0; j < nj; j++) {
 		if (!(logs[j] = open_memstream(&logbuf[j], &loglen[j]))) {
 			st = REACT_ENOMEM;
@@ -747,8 +748,12 @@ react_status_t react_run_dir_make(const char *out, const react_scenario_t *s,
 			react_pattern_destroy(p0);
 			if (st != REACT_OK)
 				goto fail;
+			/* the header records the backend and the job's parameters, seed
+			 * included, so that react replay makes the same decisions */
+			react_trace_run_t run = {.params = cfg->params[j]};
+			snprintf(run.backend, sizeof run.backend, "%s", be->name);
 			snprintf(tp, sizeof tp, "%s/trace-%s.jsonl", tmp, cfg->run.jobs[j].name);
-			if ((st = react_trace_open(tp, &tw[j])) != REACT_OK) {
+			if ((st = react_trace_open_run(tp, &run, &tw[j])) != REACT_OK) {
 				snprintf(err, errlen, "%s: cannot create the trace", tp);
 				goto fail;
 			}
@@ -759,7 +764,6 @@ react_status_t react_run_dir_make(const char *out, const react_scenario_t *s,
 		po.on_epoch = trace_hook;
 		po.on_epoch_ctx = &tctx;
 	}
-	const react_backend_ops_t *be = o && o->backend ? o->backend : &react_backend_flow;
 	if ((st = react_run_pair(be, cfg, &po, &pr, err, errlen)) != REACT_OK)
 		goto fail;
 	for (int32_t j = 0; j < nj; j++) {

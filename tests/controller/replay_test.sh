@@ -2,7 +2,8 @@
 # End-to-end test of `react replay`: REACT FIXTURE WORKDIR
 # The fixture's trace was recorded with seed 7 and the paper profile, which
 # its header records: replay must take them from there (with seed 1 and the
-# default parameters the decisions diverge at epoch 6).
+# default parameters the decisions diverge at epoch 6).  A trace that
+# `react run --trace` writes replays the same way.
 set -u
 react=$1; fixture=$2; dir=$3
 rm -rf "$dir" && mkdir -p "$dir" || exit 1
@@ -57,4 +58,25 @@ head -1 "$t" > "$dir/h-twice.jsonl"; cat "$t" >> "$dir/h-twice.jsonl"
 "$react" replay "$dir/tree16.json" "$t" --set nosuch=1 > /dev/null 2> "$dir/err"; rc=$?
 [ $rc -eq 2 ] || fail "unknown parameter: exit $rc, expected 2"
 grep -q "unknown parameter 'nosuch'" "$dir/err" || fail "no parameter message"
+# a trace written by `react run --trace` records its run: replaying it
+# without --seed or --set makes the decisions of decisions.jsonl, byte for byte
+cat > "$dir/tiny.yaml" <<'EOF'
+name: replay-tiny
+backend: flow
+seed: 1
+topology: {type: fattree, k: 4}
+jobs:
+  - {name: tree, ranks: 8, collective: allreduce, algorithm: tree, message: 4MB,
+     epochs: 40, warmup: 10}
+congestion:
+  external: {congested_pairs: 2, p: 2}
+EOF
+"$react" run "$dir/tiny.yaml" --trace --set params.seed=3 --set params.profile=paper -o "$dir/run" > /dev/null 2> "$dir/err" || fail "react run --trace: exit $?: $(cat "$dir/err")"
+r="$dir/run/runs/c0000"
+head -1 "$r/trace-tree.jsonl" | grep -q '^{"format":"react-trace","version":2,"backend":"flow",.*"seed":"3",.*"profile":"paper"' || fail "no run header in the trace of react run: $(head -c 200 "$r/trace-tree.jsonl")"
+sed 's/^{"job":"tree",/{/' "$r/decisions.jsonl" > "$dir/run.log"
+grep -q '"action":"change"' "$dir/run.log" || fail "no change in the recorded run"
+"$react" replay "$r/pattern-tree.json" "$r/trace-tree.jsonl" > "$dir/run-replay.log" 2> "$dir/err" || fail "replay of react run's trace: exit $?: $(cat "$dir/err")"
+cmp -s "$dir/run-replay.log" "$dir/run.log" || fail "replay of react run's trace differs from its decisions.jsonl"
+grep -q "trace-tree.jsonl: a flow run, seed 3; replaying with the parameters it records" "$dir/err" || fail "no run notice: $(cat "$dir/err")"
 echo "replay: ok"
