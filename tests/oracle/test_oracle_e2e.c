@@ -1,104 +1,11 @@
 /* End-to-end runs of react oracle and react sweep --oracle. */
-#include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <criterion/criterion.h>
 
-extern char **environ;
-
-static char g_out[4200], g_err[4200]; /* paths of the last command's output */
-
-/* Read a whole file; "" when missing. */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return strdup("");
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *b = malloc((size_t)n + 1);
-	size_t r = fread(b, 1, (size_t)n, f);
-	b[r] = 0;
-	fclose(f);
-	return b;
-}
-
-static void sh(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	char *argv[] = {"sh", "-c", cmd, NULL};
-	pid_t pid;
-	int status;
-	cr_assert_eq(posix_spawnp(&pid, "sh", NULL, NULL, argv, environ), 0);
-	waitpid(pid, &status, 0);
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "command failed: %s", cmd);
-}
-
-/* A fresh work directory for one test. */
-static void workdir(const char *name, char *out, size_t n)
-{
-	snprintf(out, n, "%s/%s", REACT_WORK_DIR, name);
-	sh("rm -rf '%s' && mkdir -p '%s'", out, out);
-	snprintf(g_out, sizeof g_out, "%s/stdout.txt", out);
-	snprintf(g_err, sizeof g_err, "%s/stderr.txt", out);
-}
-
-/* Run react with the given arguments (NULL-terminated); returns its exit code. */
-static int react(const char *first, ...)
-{
-	char *argv[64];
-	int n = 0;
-	va_list ap;
-	argv[n++] = REACT_EXE;
-	argv[n++] = (char *)first;
-	va_start(ap, first);
-	for (char *a; (a = va_arg(ap, char *)) && n < 63;)
-		argv[n++] = a;
-	va_end(ap);
-	argv[n] = NULL;
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, g_out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_addopen(&fa, 2, g_err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	pid_t pid;
-	int status;
-	cr_assert_eq(posix_spawn(&pid, REACT_EXE, &fa, NULL, argv, environ), 0);
-	posix_spawn_file_actions_destroy(&fa);
-	waitpid(pid, &status, 0);
-	cr_assert(WIFEXITED(status));
-	return WEXITSTATUS(status);
-}
-
-static void assert_contains(const char *path, const char *what)
-{
-	char *t = slurp(path);
-	cr_assert(strstr(t, what), "%s lacks '%s':\n%s", path, what, t);
-	free(t);
-}
-
-static void assert_same_file(const char *a, const char *b)
-{
-	char *x = slurp(a), *y = slurp(b);
-	cr_assert(x[0], "%s is empty or missing", a);
-	cr_assert_str_eq(x, y, "%s and %s differ", a, b);
-	free(x);
-	free(y);
-}
-
+#include "cli/e2e.h" /* react(), workdir(), slurp(), sh(), assert_contains(), ... */
 
 /* A 4-rank tree AllReduce on a star whose external flows leave one job host. */
 static void write_star(const char *path, const char *seeds)
