@@ -265,7 +265,7 @@ static void set_base(react_ctl_t *c, const react_pattern_t *p)
 	c->base = p;
 	c->nrej = 0;
 	c->attempts = 0;
-	c->idle_wait = c->idle_left = c->idle_wait;
+	c->idle_wait = c->idle_left = 0;
 }
 
 typedef struct judged {
