@@ -22,7 +22,7 @@ extern char **environ;
 static char g_out[4200], g_err[4200]; /* paths of the last command's output */
 
 /* Read a whole file; "" when missing. */
-static char *slurp(const char *path)
+static inline char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -37,7 +37,7 @@ static char *slurp(const char *path)
 	return b;
 }
 
-static void sh(const char *fmt, ...)
+static inline void sh(const char *fmt, ...)
 {
 	char cmd[8192];
 	va_list ap;
@@ -53,7 +53,7 @@ static void sh(const char *fmt, ...)
 }
 
 /* A fresh work directory for one test. */
-static void workdir(const char *name, char *out, size_t n)
+static inline void workdir(const char *name, char *out, size_t n)
 {
 	snprintf(out, n, "%s/%s", REACT_WORK_DIR, name);
 	sh("rm -rf '%s' && mkdir -p '%s'", out, out);
@@ -63,7 +63,7 @@ static void workdir(const char *name, char *out, size_t n)
 
 /* Run argv (argv[0] a path, or a name looked up in PATH) with its stdout
  * and stderr in g_out and g_err; returns its exit code. */
-static int run_argv(char *const argv[])
+static inline int run_argv(char *const argv[])
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
@@ -82,7 +82,7 @@ static int run_argv(char *const argv[])
 
 /* Run argv[0..n-1] followed by first and the rest of ap (up to a NULL)
  * as run_argv does. */
-static int run_va(char **argv, int n, const char *first, va_list ap)
+static inline int run_va(char **argv, int n, const char *first, va_list ap)
 {
 	argv[n++] = (char *)first;
 	for (char *a; (a = va_arg(ap, char *)) && n < 63;)
@@ -92,7 +92,7 @@ static int run_va(char **argv, int n, const char *first, va_list ap)
 }
 
 /* Run react with the given arguments (NULL-terminated); returns its exit code. */
-static int react(const char *first, ...)
+static inline int react(const char *first, ...)
 {
 	char *argv[64] = {REACT_EXE};
 	va_list ap;
@@ -102,14 +102,14 @@ static int react(const char *first, ...)
 	return rc;
 }
 
-static void assert_contains(const char *path, const char *what)
+static inline void assert_contains(const char *path, const char *what)
 {
 	char *t = slurp(path);
 	cr_assert(strstr(t, what), "%s lacks '%s':\n%s", path, what, t);
 	free(t);
 }
 
-static void assert_same_file(const char *a, const char *b)
+static inline void assert_same_file(const char *a, const char *b)
 {
 	char *x = slurp(a), *y = slurp(b);
 	cr_assert(x[0], "%s is empty or missing", a);
