@@ -30,6 +30,7 @@
 #include "react/backend.h"
 #include "react/driver.h"
 #include "react/scenario.h"
+#include "react/stats.h"
 #ifdef REACT_HAVE_NS3
 #include "react/ns3.h"
 #endif
@@ -55,49 +56,27 @@ static void usage(FILE *f)
 	        "exit: 0 done, 2 bad input or a backend failed\n");
 }
 
-static int sign_of(double pct, double deadband)
-{
-	return pct > deadband ? 1 : pct < -deadband ? -1 : 0;
-}
-
-/* Mean and standard error of the mean of job j's per-epoch algbw from
- * epoch `from` on. */
-static void algbw_mean_se(const react_drive_result_t *r, int32_t j, int64_t from, double *mean,
-                          double *se)
-{
-	double sum = 0, sq = 0;
-	size_t n = 0;
-	for (size_t i = 0; i < r->nrecs; i++)
-		if (r->recs[i].job == j && r->recs[i].epoch >= from) {
-			sum += r->recs[i].algbw_gbps;
-			n++;
-		}
-	double m = n ? sum / (double)n : 0;
-	for (size_t i = 0; i < r->nrecs; i++)
-		if (r->recs[i].job == j && r->recs[i].epoch >= from)
-			sq += (r->recs[i].algbw_gbps - m) * (r->recs[i].algbw_gbps - m);
-	*mean = m;
-	*se = n > 1 ? sqrt(sq / (double)(n - 1) / (double)n) : 0;
-}
-
 /* Standard error, in percentage points, of 100 (react / baseline - 1) for
- * job j of a pair (first order in the two means' errors). */
+ * job j of a pair: the mean and standard error of each run's per-epoch
+ * algbw from its warm-up on (react/stats.h).  -1 when out of memory. */
 static double impr_se_pct(const react_pair_result_t *pr, int32_t j)
 {
-	double mb, sb, mr, sr;
-	int64_t w = pr->baseline->jobs[j].warmup;
-	algbw_mean_se(pr->baseline, j, w, &mb, &sb);
-	algbw_mean_se(pr->react, j, w, &mr, &sr);
-	if (!(mb > 0) || !(mr > 0))
-		return 0;
-	return 100 * (mr / mb) * sqrt((sb / mb) * (sb / mb) + (sr / mr) * (sr / mr));
-}
-
-/* -1, 0, 1: the sign of an improvement that is more than two standard
- * errors from zero. */
-static int sig_sign(double pct, double se)
-{
-	return pct > 2 * se ? 1 : pct < -2 * se ? -1 : 0;
+	const react_drive_result_t *run[2] = {pr->baseline, pr->react};
+	double m[2], se[2];
+	for (int k = 0; k < 2; k++) {
+		const react_drive_result_t *r = run[k];
+		int64_t from = r->jobs[j].warmup;
+		double *x = malloc((r->nrecs ? r->nrecs : 1) * sizeof *x);
+		size_t n = 0;
+		if (!x)
+			return -1;
+		for (size_t i = 0; i < r->nrecs; i++)
+			if (r->recs[i].job == j && r->recs[i].epoch >= from)
+				x[n++] = r->recs[i].algbw_gbps;
+		react_stats_mean_se(x, n, &m[k], &se[k]);
+		free(x);
+	}
+	return react_stats_impr_se_pct(m[0], se[0], m[1], se[1]);
 }
 
 /* One row of an earlier --csv: the ns-3 side of one configuration and job. */
@@ -422,13 +401,22 @@ int react_cmd_compare_backends(int argc, char **argv)
 				nch = (long long)nx->ctl.changes;
 			}
 			double fse = impr_se_pct(&fr, j);
+			if (fse < 0 || nse < 0) {
+				fprintf(stderr, "react compare-backends: out of memory\n");
+				react_pair_result_clear(&fr);
+				react_pair_result_clear(&nr);
+				react_config_destroy(cfg);
+				goto out;
+			}
 			double fi = react_improvement_pct(fb->mean_algbw_gbps, fx->mean_algbw_gbps);
 			double rb = fb->mean_algbw_gbps > 0 ? nbase / fb->mean_algbw_gbps : 0;
 			double rx = fx->mean_algbw_gbps > 0 ? nreact / fx->mean_algbw_gbps : 0;
 			int bw = fabs(rb - 1) <= tol && fabs(rx - 1) <= tol;
-			int sg = sign_of(fi, deadband) == sign_of(ni, deadband);
+			int sg = react_stats_sign(fi, deadband) == react_stats_sign(ni, deadband);
 			int have_se = !isnan(nse);
-			int ss = have_se && sig_sign(fi, fse) == sig_sign(ni, nse);
+			/* significant sign: an improvement within 2 standard errors is zero */
+			int ss = have_se &&
+			         react_stats_sign(fi, 2 * fse) == react_stats_sign(ni, 2 * nse);
 			runs++;
 			agree_bw += bw;
 			agree_sign += sg;
