@@ -7,10 +7,7 @@ set -u
 R="$1"
 D="$2"
 WHAT="${3:-all}"
-T=$(mktemp -d /tmp/react-gpu-run-XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/testlib.sh"
 
 # run_expect RC EXACT_STDERR_LINE -- command...: exit status RC (not a
 # signal), nothing on stdout, exactly that one line on stderr
@@ -32,8 +29,10 @@ scenario() { # scenario FILE EPOCHS [extra job lines]
 }
 
 # 1. the documented bad field: exact message, exit 2 (a crash is not a pass)
-(cd "$D" && run_expect 2 "react-gpu run: bad-field.yaml:4: field 'jobs.ranks': expected an integer in [2, 1024], got '1'" \
-	-- "$R" run bad-field.yaml) || true
+# (in this shell, not a subshell: a failure must reach the count below)
+cd "$D" || exit 1
+run_expect 2 "react-gpu run: bad-field.yaml:4: field 'jobs.ranks': expected an integer in [2, 1024], got '1'" \
+	-- "$R" run bad-field.yaml
 if [ "$WHAT" = bad-scenario ]; then
 	[ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 	echo "bad scenario rejected as documented"; exit 0
