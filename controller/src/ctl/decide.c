@@ -327,11 +327,15 @@ static int rejected(const react_decide_in_t *in, uint64_t h)
  */
 #define LOOKAHEAD 4
 #define LEVEL_EVALS(kt) ((size_t)((kt) > 0 ? (kt) : 1) * 8)
-/* The whole search evaluates at most SEARCH_WORK / flows candidates (each
- * evaluation clones, checks and re-times every flow): about 2000 at 64
- * flows, where it never binds, 64 at 2044 flows (N = 512), where it keeps
- * a decision near 50 ms */
+/* The whole search evaluates at most max(SEARCH_WORK / F, min(SEARCH_EVALS,
+ * SEARCH_WORK2 / F^2)) candidates for F flows (each evaluation clones,
+ * checks and re-times every flow): 4681 at 28 flows and 2048 at 64 (never
+ * binding at 8 ranks), 2048 at 252 to 512 flows, 128 at 2044 (N = 512).
+ * With SEARCH_WORK / F alone (273 at 480 flows) the 16-rank rings of fig7a
+ * found nothing deeper than one swap: +3.8 % against +7.3 % (seeds 1-3) */
 #define SEARCH_WORK ((size_t)1 << 17)
+#define SEARCH_WORK2 ((size_t)1 << 29)
+#define SEARCH_EVALS ((size_t)2048)
 
 typedef struct bsearch {
 	genctx_t *gc;
@@ -343,7 +347,7 @@ typedef struct bsearch {
 	react_decide_out_t *out;
 	size_t *logcap;
 	const patest_t *pt;  /* the pattern estimate's state (tie-break), or NULL */
-	size_t evals_left;   /* SEARCH_WORK / flows, counted down */
+	size_t evals_left;   /* the work bound (above), counted down */
 } bsearch_t;
 
 typedef struct scored {
@@ -789,6 +793,13 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 		bs.logcap = &logcap;
 		bs.pt = est == pattern_estimate ? &pt : NULL;
 		bs.evals_left = SEARCH_WORK / (F ? F : 1);
+		{
+			size_t f = F ? F : 1, mid = SEARCH_WORK2 / (f * f);
+			if (mid > SEARCH_EVALS)
+				mid = SEARCH_EVALS;
+			if (mid > bs.evals_left)
+				bs.evals_left = mid;
+		}
 		if ((st = best_search(&bs, &G, &cur, &c)) != REACT_OK)
 			goto fail;
 		nv = 0; /* skip the loop below */
