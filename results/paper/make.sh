@@ -2,13 +2,25 @@
 # Regenerates the flow-level figures of results/paper: every scenario of
 # scenarios/paper/ with the default controller (<fig>/) and with the paper's
 # literal readings (<fig>-paper/, --set params.profile=paper), plus the
-# no-congestion runs (<fig>-p0/, <fig>-p0-paper/).  The oracle beside them is
-# in results/bench/decisions.txt (bench/decisions/run.sh, subsets of these
-# figures).
-#   results/paper/make.sh [-j N]      (from the repository root)
+# no-congestion runs (<fig>-p0/, <fig>-p0-paper/).  Then the oracle beside
+# both profiles on subsets of every figure (<fig>-oracle/, <fig>-oracle-
+# paper/: the same configurations, runs.csv with oracle_mean_gbps and
+# captured): the oracle searches about 30 s per configuration of 8 ranks and
+# minutes for two jobs or 16 ranks, so results found in ORACLE_CACHE
+# (default results/paper/oracle-cache, not committed) are reused; spread
+# the search over many cores with react sweep --mpi (docs/mpi.md).
+#   results/paper/make.sh [-j N] [--no-oracle]   (from the repository root)
 set -eu
 j=2
-[ "${1:-}" = "-j" ] && j=$2
+oracle=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	-j) j=$2; shift 2 ;;
+	--no-oracle) oracle=0; shift ;;
+	*) echo "make.sh: unknown argument '$1' (expected -j N or --no-oracle)" >&2; exit 2 ;;
+	esac
+done
+cache=${ORACLE_CACHE:-results/paper/oracle-cache}
 R=build/react
 out=results/paper
 for prof in default paper; do
@@ -24,5 +36,27 @@ for prof in default paper; do
 			--set congestion.external.congested_pairs=0 --set congestion.external.p=0 >/dev/null
 	done
 done
+# the oracle's subsets: figure and overrides
+if [ $oracle = 1 ]; then
+	mkdir -p "$cache"
+	while read -r f sets; do
+		for prof in default paper; do
+			sfx=""; set_prof=""
+			[ $prof = paper ] && { sfx="-paper"; set_prof="--set params.profile=paper"; }
+			rm -rf "$out/$f-oracle$sfx"
+			# shellcheck disable=SC2086
+			$R sweep scenarios/paper/$f.yaml $sets -j "$j" -o "$out/$f-oracle$sfx" --quiet \
+				--oracle --oracle-cache "$cache" $set_prof >/dev/null
+		done
+	done <<EOF
+fig5a --set seed=1..5
+fig5b --set seed=1..3
+fig12 --set seed=1..3
+fig8 --set seed=1..3
+fig6 --set seed=1 --set jobs.1.placement.shared=0..3
+fig7a --set seed=1
+fig7b --set seed=1
+EOF
+fi
 # per-run directories are not committed (the command recreates them)
 rm -rf "$out"/*/runs
