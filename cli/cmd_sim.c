@@ -31,7 +31,8 @@ static void run_usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: react run SCENARIO [--config I] [--backend flow|dctcp|ns3]\n"
-	        "                 [--set KEY=VALUE]... [-o DIR] [--trace]\n"
+	        "                 [--set KEY=VALUE]... [-o DIR] [--trace] [--quiet]\n"
+	        "                 [--progress SECONDS]\n"
 	        "  Runs one configuration of SCENARIO (the first, or number I of the sweep)\n"
 	        "  twice on identical congestion: baseline (REACT off) and REACT.  Prints every\n"
 	        "  epoch's collective time and algorithm bandwidth (message / time, GB/s) of\n"
@@ -41,7 +42,42 @@ static void run_usage(FILE *f)
 	        "  -o DIR           also write DIR/runs/<id>/ (epochs.csv, summary.csv,\n"
 	        "                   decisions.jsonl, config.txt) as react sweep does\n"
 	        "  --trace          with -o: FCT trace of the REACT run (trace-<job>.jsonl)\n"
+	        "  --progress S     seconds between progress lines on stderr when it is not a\n"
+	        "                   terminal (default 5; a terminal gets one updating line)\n"
+	        "  --quiet          no progress on stderr\n"
 	        "exit: 0 done, 2 bad input or a failed run\n");
+}
+
+/* --progress SECONDS of run and regress: 0 <= s <= 1e6, else -1 (printed). */
+static int parse_progress(const char *cmd, const char *v, double *every)
+{
+	char *end;
+	double x = strtod(v, &end);
+	if (end == v || *end || !(x >= 0) || x > 1e6) {
+		fprintf(stderr, "react %s: --progress: expected seconds >= 0, got '%s'\n", cmd, v);
+		return -1;
+	}
+	*every = x;
+	return 0;
+}
+
+/* react run's progress: epochs of both runs, counted by the driver's hook. */
+typedef struct run_progress {
+	cli_progress_t line;
+	const react_config_t *cfg;
+	int64_t done;
+} run_progress_t;
+
+static void run_progress(void *ctx, react_run_mode_t mode, const react_epoch_report_t *rep)
+{
+	run_progress_t *rp = ctx;
+	const react_run_cfg_t *r = &rp->cfg->run;
+	rp->done++;
+	cli_progress_report(&rp->line, rp->done, "%s epoch %lld of %lld%s%s (%.1f%% of the run)",
+	                    react_run_mode_name(mode), (long long)rep->epoch + 1,
+	                    (long long)r->jobs[rep->job].epochs, r->njobs > 1 ? " of job " : "",
+	                    r->njobs > 1 ? r->jobs[rep->job].name : "",
+	                    100.0 * (double)rp->done / (double)rp->line.total);
 }
 
 void cli_print_config(const react_scenario_t *s, const react_config_t *cfg, const char *be)
@@ -120,10 +156,12 @@ int react_cmd_run(int argc, char **argv)
 	common_opts_t o = {0};
 	long cfgi = 0;
 	const char *out = NULL;
-	int trace = 0, rc = 2;
+	int trace = 0, quiet = 0, rc = 2;
+	double every = 5.0;
 	react_scenario_t *s = NULL;
 	react_config_t *cfg = NULL;
 	react_pair_result_t pr = {0};
+	run_progress_t rp = {.done = 0};
 	char err[2048];
 
 	for (int i = 1; i < argc; i++) {
@@ -142,6 +180,11 @@ int react_cmd_run(int argc, char **argv)
 			out = argv[++i];
 		} else if (!strcmp(argv[i], "--trace")) {
 			trace = 1;
+		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
+			quiet = 1;
+		} else if (!strcmp(argv[i], "--progress") && i + 1 < argc) {
+			if (parse_progress("run", argv[++i], &every))
+				return 2;
 		} else if (argv[i][0] == '-' || o.path) {
 			fprintf(stderr, "react run: unexpected argument '%s'\n", argv[i]);
 			run_usage(stderr);
@@ -170,13 +213,22 @@ int react_cmd_run(int argc, char **argv)
 	if (!be)
 		goto done;
 	cli_print_config(s, cfg, be->name);
+	fflush(stdout);
+	int64_t nepochs = 0;
+	for (int32_t j = 0; j < cfg->run.njobs; j++)
+		nepochs += cfg->run.jobs[j].epochs;
+	rp.cfg = cfg;
+	cli_progress_start(&rp.line, "react run", 2 * nepochs, every, quiet);
 	react_status_t st;
 	if (out) {
-		react_run_write_opts_t wo = {.trace = trace, .backend = be};
+		react_run_write_opts_t wo = {.trace = trace, .backend = be, .progress = run_progress,
+		                             .progress_ctx = &rp};
 		st = react_run_dir_make(out, s, cfg, &wo, &pr, err, sizeof err);
 	} else {
-		st = react_run_pair(be, cfg, NULL, &pr, err, sizeof err);
+		react_pair_opts_t po = {.progress = run_progress, .progress_ctx = &rp};
+		st = react_run_pair(be, cfg, &po, &pr, err, sizeof err);
 	}
+	cli_progress_end(&rp.line, NULL);
 	if (st != REACT_OK) {
 		fprintf(stderr, "react run: %s\n", err);
 		goto done;
@@ -227,27 +279,19 @@ static void sweep_usage(FILE *f)
 
 void sweep_progress_tick(progress_t *p, int final)
 {
-	if (p->quiet || p->total == 0)
+	if (p->total == 0)
 		return;
-	double t = cli_now_s();
-	double el = t - p->t0;
-	double eta = p->done ? el / (double)p->done * (double)(p->total - p->done) : -1;
-	char e[32], l[32];
-	cli_fmt_dur(eta, e, sizeof e);
-	cli_fmt_dur(el, l, sizeof l);
-	if (p->tty) {
-		int w = 30, fill = (int)((double)w * (double)p->done / (double)p->total);
-		fprintf(stderr, "\r%s [", p->name);
-		for (int i = 0; i < w; i++)
-			fputc(i < fill ? '#' : '.', stderr);
-		fprintf(stderr, "] %zu/%zu  elapsed %s  ETA %s   ", p->done, p->total, l,
-		        final ? "0s" : e);
-		if (final)
-			fputc('\n', stderr);
-	} else if (final || t - p->last >= 5.0) {
-		fprintf(stderr, "%s: %zu/%zu runs done, elapsed %s, ETA %s\n", p->name, p->done,
-		        p->total, l, final ? "0s" : e);
-		p->last = t;
+	size_t done = p->before + p->done;
+	if (final && p->own) {
+		char last[128];
+		snprintf(last, sizeof last, "%zu/%zu runs done", p->done, p->total);
+		cli_progress_end(p->line, last);
+	} else if (p->own) {
+		cli_progress_report(p->line, (int64_t)done, "%zu/%zu runs done", p->done, p->total);
+	} else {
+		cli_progress_report(p->line, (int64_t)done, "%zu of %lld configurations done (%s: %zu "
+		                    "of %zu)", done, (long long)p->line->total, p->name, p->done,
+		                    p->total);
 	}
 }
 
@@ -454,7 +498,13 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 		fprintf(stderr, "%s: oracle results stored for %zu of the %zu configurations to run, "
 		        "%zu to search\n", react_scenario_name(s), stored, npending, npending - stored);
 	}
-	progress_t pg = {react_scenario_name(s), npending, 0, cli_now_s(), cli_now_s(), isatty(2), so->quiet};
+	cli_progress_t line;
+	progress_t pg = {so->progress, react_scenario_name(s), npending, 0, so->progress_before,
+	                 !so->progress};
+	if (pg.own) {
+		pg.line = &line;
+		cli_progress_start(&line, react_scenario_name(s), (int64_t)npending, 5.0, so->quiet);
+	}
 	if (skipped && !so->quiet)
 		fprintf(stderr, "%s: %zu of %zu configurations already done in %s, skipped\n",
 		        react_scenario_name(s), skipped, n, so->out);
@@ -511,8 +561,7 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 		}
 	}
 	if (failed) {
-		if (pg.tty && !so->quiet)
-			fputc('\n', stderr);
+		cli_progress_clear(pg.line);
 		fprintf(stderr, "react sweep: stopped after a failed run; finished runs are kept, "
 		        "a rerun continues\n");
 		goto done;
@@ -743,7 +792,8 @@ done:
 static void regress_usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: react regress DIR [--stored ROOT] [--update] [-j N]\n"
+	        "usage: react regress DIR [--stored ROOT] [--update] [-j N] [--quiet]\n"
+	        "                     [--progress SECONDS]\n"
 	        "  Reruns every scenario DIR/*.yaml and compares its runs.csv and every\n"
 	        "  runs/<id>/epochs.csv with the stored results ROOT/<name>/ (default ROOT:\n"
 	        "  results/regress).  Numbers must agree within the scenario's relative\n"
@@ -751,6 +801,9 @@ static void regress_usage(FILE *f)
 	        "  --update  run the set and store its results as the new reference\n"
 	        "  The new results are written under $TMPDIR (default /tmp) and kept there\n"
 	        "  when they differ.\n"
+	        "  --progress S  seconds between progress lines (configurations done, ETA) on\n"
+	        "                stderr when it is not a terminal (default 5)\n"
+	        "  --quiet       no progress on stderr\n"
 	        "exit: 0 identical, 1 differences (each one listed), 2 bad input or a failed run\n");
 }
 
@@ -847,10 +900,13 @@ static int cmp_str(const void *a, const void *b)
 int react_cmd_regress(int argc, char **argv)
 {
 	const char *dir = NULL, *root = "results/regress";
-	int update = 0, rc = 0;
+	int update = 0, quiet = 0, rc = 0;
 	long jobs = 1;
+	double every = 5.0;
 	char *names[256];
+	react_scenario_t *scen[256] = {NULL};
 	int nnames = 0;
+	cli_progress_t line;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -862,6 +918,11 @@ int react_cmd_regress(int argc, char **argv)
 			update = 1;
 		} else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
 			if (cli_parse_count("regress", "-j", argv[++i], &jobs, 1))
+				return 2;
+		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
+			quiet = 1;
+		} else if (!strcmp(argv[i], "--progress") && i + 1 < argc) {
+			if (parse_progress("regress", argv[++i], &every))
 				return 2;
 		} else if (argv[i][0] == '-' || dir) {
 			fprintf(stderr, "react regress: unexpected argument '%s'\n", argv[i]);
@@ -892,17 +953,25 @@ int react_cmd_regress(int argc, char **argv)
 		return 2;
 	}
 	qsort(names, (size_t)nnames, sizeof *names, cmp_str);
+	/* every scenario first: bad input is reported before any run, and the
+	 * progress line knows how many configurations there are */
+	size_t nconfigs = 0, before = 0;
+	for (int k = 0; k < nnames && rc != 2; k++) {
+		char path[4400];
+		common_opts_t o = {.path = path};
+		snprintf(path, sizeof path, "%.4200s/%.190s", dir, names[k]);
+		if (!(scen[k] = cli_load_scenario("regress", &o)))
+			rc = 2;
+		else
+			nconfigs += react_scenario_nconfigs(scen[k]);
+	}
+	cli_progress_start(&line, "react regress", (int64_t)nconfigs, every, quiet);
 	long total_diffs = 0;
 	for (int k = 0; k < nnames && rc != 2; k++) {
-		common_opts_t o = {0};
 		char path[4400], stored[4400], tmp[4400];
+		common_opts_t o = {.path = path};
 		snprintf(path, sizeof path, "%.4200s/%.190s", dir, names[k]);
-		o.path = path;
-		react_scenario_t *s = cli_load_scenario("regress", &o);
-		if (!s) {
-			rc = 2;
-			break;
-		}
+		react_scenario_t *s = scen[k];
 		const char *name = react_scenario_name(s);
 		snprintf(stored, sizeof stored, "%.4200s/%.190s", root, name);
 		if (update) {
@@ -916,20 +985,20 @@ int react_cmd_regress(int argc, char **argv)
 				fprintf(stderr, "react regress: %s: cannot create a directory: %s\n", tmp,
 				        strerror(errno));
 				rc = 2;
-				react_scenario_destroy(s);
 				break;
 			}
 		}
-		sweep_opts_t so = {.out = tmp, .jobs = jobs, .plot = 0, .quiet = 1};
+		sweep_opts_t so = {.out = tmp, .jobs = jobs, .plot = 0, .quiet = 1,
+		                   .progress = &line, .progress_before = before};
 		if (do_sweep(s, &o, &so, NULL) != 0) {
 			rc = 2;
-			react_scenario_destroy(s);
 			break;
 		}
+		before += react_scenario_nconfigs(s);
+		cli_progress_clear(&line); /* stdout may share the terminal */
 		if (update) {
 			printf("%s: stored %zu configurations in %s\n", name, react_scenario_nconfigs(s),
 			       stored);
-			react_scenario_destroy(s);
 			continue;
 		}
 		struct stat st;
@@ -964,10 +1033,14 @@ int react_cmd_regress(int argc, char **argv)
 		} else {
 			react_rmtree(tmp);
 		}
-		react_scenario_destroy(s);
+		fflush(stdout);
 	}
-	for (int k = 0; k < nnames; k++)
+	if (nconfigs)
+		cli_progress_end(&line, NULL);
+	for (int k = 0; k < nnames; k++) {
+		react_scenario_destroy(scen[k]);
 		free(names[k]);
+	}
 	if (rc == 1)
 		printf("regress: %ld differences\n", total_diffs);
 	return rc;

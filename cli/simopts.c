@@ -100,22 +100,3 @@ int cli_parse_count(const char *cmd, const char *opt, const char *v, long *out, 
 	*out = x;
 	return 0;
 }
-
-double cli_now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-void cli_fmt_dur(double s, char *buf, size_t n)
-{
-	if (s < 0 || !isfinite(s))
-		snprintf(buf, n, "?");
-	else if (s < 60)
-		snprintf(buf, n, "%.0fs", s);
-	else if (s < 3600)
-		snprintf(buf, n, "%dm%02ds", (int)s / 60, (int)s % 60);
-	else
-		snprintf(buf, n, "%dh%02dm", (int)s / 3600, ((int)s % 3600) / 60);
-}

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "progress.h" /* cli_now_s, cli_fmt_dur */
 #include "react/backend.h"
 #include "react/oracle.h"
 #include "react/scenario.h"
@@ -42,9 +43,5 @@ int cli_oracle_files(const char *cmd, const react_backend_ops_t *be, const react
                      const react_oracle_opts_t *oo, const char *dir, const char *cache, int quiet,
                      react_oracle_files_t **out, react_oracle_result_t **res_out,
                      const char **from);
-/* Monotonic seconds. */
-double cli_now_s(void);
-/* "12s", "3m05s", "1h02m", "?" */
-void cli_fmt_dur(double s, char *buf, size_t n);
 
 #endif

@@ -6,9 +6,12 @@
 
 #include <stddef.h>
 
+#include "progress.h"
 #include "simopts.h"
 #include "react/oracle.h"
 #include "react/scenario.h"
+
+typedef struct sweep_progress progress_t;
 
 typedef struct sweep_opts {
 	const char *out;
@@ -18,14 +21,21 @@ typedef struct sweep_opts {
 	int oracle;                 /* --oracle */
 	const char *oracle_cache;   /* --oracle-cache DIR, or NULL */
 	react_oracle_opts_t oopts;  /* --oracle-opt */
+	/* NULL: the sweep reports its progress itself (unless quiet); else the
+	 * line it counts its runs on (react regress: all scenarios' runs),
+	 * progress_before of them counted before this sweep */
+	cli_progress_t *progress;
+	size_t progress_before;
 } sweep_opts_t;
 
-typedef struct progress {
-	const char *name;
-	size_t total, done;
-	double t0, last;
-	int tty, quiet;
-} progress_t;
+/* The progress of one sweep's runs on a progress line (progress.h). */
+struct sweep_progress {
+	cli_progress_t *line;
+	const char *name;       /* the scenario */
+	size_t total, done;     /* this sweep's runs to do, and finished */
+	size_t before;          /* runs counted on line before this sweep */
+	int own;                /* the sweep's own line: ended by the last report */
+};
 
 /* Report progress on stderr (a bar on a terminal, a line every 5 s
  * otherwise); final: the last report. */

@@ -39,6 +39,8 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "progress.h" /* cli/progress.h, shared with build/react */
+
 #ifdef REACT_HAVE_CUDA
 #include <cuda_runtime.h>
 #endif
@@ -442,7 +444,7 @@ typedef struct bg {
 /* One run: REACT on or off.  1 when the run failed, 2 when a row of
  * epochs.csv could not be written (the message is printed). */
 static int run_job(const scen_t *sc, int react_on, FILE *log, run_out_t *ro,
-                   react_rt_tuner_stats_t *ts, react_gpu_progress_t *pg, int64_t done_before)
+                   react_rt_tuner_stats_t *ts, cli_progress_t *pg, int64_t done_before)
 {
 	int rc = 1;
 	char err[320];
@@ -619,7 +621,9 @@ static int run_job(const scen_t *sc, int react_on, FILE *log, run_out_t *ro,
 			fprintf(stderr, "react-gpu run: %s\n", react_rt_tuner_error(tu));
 			goto out;
 		}
-		react_gpu_progress_tick(pg, ro->mode, e, sc->epochs, done_before + e + 1);
+		cli_progress_report(pg, done_before + e + 1, "%s epoch %lld of %lld (%.1f%% of the run)",
+		                    ro->mode, (long long)e + 1, (long long)sc->epochs,
+		                    100.0 * (double)(done_before + e + 1) / (double)pg->total);
 	}
 	if (tu)
 		react_rt_tuner_stats(tu, ts);
@@ -760,9 +764,12 @@ int react_gpu_cmd_run(int argc, char **argv)
 {
 	const char *path = NULL, *out = NULL;
 	double every = 5;
+	int quiet = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--out") && i + 1 < argc)
 			out = argv[++i];
+		else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
+			quiet = 1;
 		else if (!strcmp(argv[i], "--transport") && i + 1 < argc)
 			i++; /* read by main for MPI; the scenario's gpu.transport must agree */
 		else if (!strcmp(argv[i], "--progress") && i + 1 < argc) {
@@ -777,7 +784,7 @@ int react_gpu_cmd_run(int argc, char **argv)
 			path = argv[i];
 		else {
 			fprintf(stderr, "react-gpu run: unexpected argument '%s' (react-gpu run SCENARIO.yaml "
-			                "[--out DIR] [--progress SECONDS])\n", argv[i]);
+			                "[--out DIR] [--progress SECONDS] [--quiet])\n", argv[i]);
 			return 2;
 		}
 	}
@@ -848,8 +855,8 @@ int react_gpu_cmd_run(int argc, char **argv)
 		}
 	}
 	react_rt_tuner_stats_t ts = {0};
-	react_gpu_progress_t pg;
-	react_gpu_progress_init(&pg, sc.epochs * modes, every, lead);
+	cli_progress_t pg;
+	cli_progress_start(&pg, "react-gpu run", sc.epochs * modes, every, quiet || !lead);
 	for (int m = 0; m < modes && !rc; m++) {
 		rc = run_job(&sc, m, m ? logf.f : NULL, &ro[m], &ts, &pg, m * sc.epochs);
 #ifdef REACT_HAVE_MPI
@@ -861,7 +868,7 @@ int react_gpu_cmd_run(int argc, char **argv)
 		}
 #endif
 	}
-	react_gpu_progress_end(&pg);
+	cli_progress_end(&pg, NULL);
 	if (rc)
 		goto done;
 	if (logf.f && out_commit(&logf)) {

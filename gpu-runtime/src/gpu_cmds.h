@@ -20,19 +20,4 @@ int react_gpu_parse_size(const char *s, uint64_t *out);
 int react_gpu_pattern_name(const char *name, react_collective_t *c, react_algorithm_t *a);
 int react_gpu_mpi_rank(void);
 
-/* Progress of a long run on stderr (progress.c): on a terminal a line
- * redrawn in place after the first second, otherwise a plain line every
- * `every` seconds.  total: epochs of the whole run (all modes). */
-typedef struct react_gpu_progress {
-	double t0, last, every;
-	int64_t total;
-	int tty, shown, enabled;
-} react_gpu_progress_t;
-void react_gpu_progress_init(react_gpu_progress_t *p, int64_t total, double every, int enabled);
-/* epoch (0-based) of nepochs in `mode` just finished; done: epochs finished
- * in the whole run */
-void react_gpu_progress_tick(react_gpu_progress_t *p, const char *mode, int64_t epoch,
-                             int64_t nepochs, int64_t done);
-void react_gpu_progress_end(react_gpu_progress_t *p);
-
 #endif

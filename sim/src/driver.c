@@ -341,7 +341,11 @@ typedef struct pair_hook {
 static react_status_t pair_on_epoch(void *ctx, const react_epoch_report_t *rep)
 {
 	pair_hook_t *h = ctx;
-	return h->po->on_epoch(h->po->on_epoch_ctx, h->mode, rep);
+	react_status_t st = h->po->on_epoch ? h->po->on_epoch(h->po->on_epoch_ctx, h->mode, rep)
+	                                    : REACT_OK;
+	if (st == REACT_OK && h->po->progress)
+		h->po->progress(h->po->progress_ctx, h->mode, rep);
+	return st;
 }
 
 void react_pair_result_clear(react_pair_result_t *r)
@@ -369,7 +373,7 @@ react_status_t react_run_pair(const react_backend_ops_t *be, const react_config_
 	orr = ob;
 	orr.react_on = cfg->react_on;
 	orr.decision_log = opts ? opts->decision_log : NULL;
-	if (opts && opts->on_epoch) {
+	if (opts && (opts->on_epoch || opts->progress)) {
 		ob.on_epoch = orr.on_epoch = pair_on_epoch;
 		ob.on_epoch_ctx = &hb;
 		orr.on_epoch_ctx = &hr;

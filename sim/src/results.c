@@ -759,7 +759,7 @@ react_status_t react_run_dir_make(const char *out, const react_scenario_t *s,
 			}
 		}
 	}
-	react_pair_opts_t po = {logs, NULL, NULL};
+	react_pair_opts_t po = {logs, NULL, NULL, o ? o->progress : NULL, o ? o->progress_ctx : NULL};
 	if (o && o->trace) {
 		po.on_epoch = trace_hook;
 		po.on_epoch_ctx = &tctx;

@@ -125,6 +125,10 @@ typedef struct react_pair_opts {
 	/* Optional per-epoch hook for both runs (mode says which). */
 	react_status_t (*on_epoch)(void *ctx, react_run_mode_t mode, const react_epoch_report_t *rep);
 	void *on_epoch_ctx;
+	/* Optional: told of every finished epoch of both runs, after on_epoch,
+	 * e.g. to report progress; it cannot fail or change the runs. */
+	void (*progress)(void *ctx, react_run_mode_t mode, const react_epoch_report_t *rep);
+	void *progress_ctx;
 } react_pair_opts_t;
 
 typedef struct react_pair_result {

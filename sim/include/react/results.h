@@ -48,6 +48,9 @@ typedef struct react_run_write_opts {
 	 * summary.csv gets the columns oracle_mean_gbps, oracle_impr_pct,
 	 * captured. */
 	const struct react_oracle_files *oracle;
+	/* NULL, or react_pair_opts_t's progress hook for both runs */
+	void (*progress)(void *ctx, react_run_mode_t mode, const react_epoch_report_t *rep);
+	void *progress_ctx;
 } react_run_write_opts_t;
 
 /* What a sweep finds in OUT/runs/<cfg->id>. */
