@@ -769,6 +769,8 @@ int react_cmd_sweep(int argc, char **argv)
 		char err[2048];
 		if (react_plot_sweep(so.out, s, &made, err, sizeof err) != REACT_OK)
 			fprintf(stderr, "react sweep: plot: %s\n", err);
+		else if (err[0]) /* why there is no plot, or not every one */
+			fprintf(stderr, "react sweep: %s\n", err);
 	}
 	print_sweep_table(so.out, s);
 	printf("wrote %s/runs.csv (%zu configurations x %d jobs; %zu run now, %zu already done)\n",

@@ -96,12 +96,13 @@ typedef struct spec {
 	sv_t ext_job, ext_pairs, ext_p, ext_start, ext_end;
 	sv_t deg_count, deg_rate;
 	sv_t params[NPARAMS_MAX];
-	sv_t plot_x, plot_series;
+	sv_t plot_x, plot_series, plot_also;
 	size_t naxes;
 	sv_t **axes;
 	char **axis_names;
 	size_t nconfigs;
 	size_t plot_xi, plot_si;
+	unsigned plot_extra;    /* plot.also: REACT_PLOT_P95 | REACT_PLOT_ALGBW */
 	char backend_where[512];
 } spec_t;
 
@@ -362,7 +363,7 @@ static void spec_free(spec_t *sp)
 	                &sp->topo_k, &sp->topo_file, &sp->topo_csv, &sp->topo_aggs, &sp->topo_path,
 	                &sp->topo_rate, &sp->topo_delay, &sp->ext_job, &sp->ext_pairs, &sp->ext_p,
 	                &sp->ext_start, &sp->ext_end, &sp->deg_count, &sp->deg_rate, &sp->plot_x,
-	                &sp->plot_series};
+	                &sp->plot_series, &sp->plot_also};
 	for (size_t i = 0; i < sizeof tops / sizeof tops[0]; i++)
 		sv_clear(tops[i]);
 	for (size_t i = 0; i < NPARAMS; i++)
@@ -570,7 +571,7 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 	static const char *const cong_keys[] = {"external", "degraded_links", NULL};
 	static const char *const ext_keys[] = {"job", "congested_pairs", "p", "start", "end", NULL};
 	static const char *const deg_keys[] = {"count", "rate", NULL};
-	static const char *const plot_keys[] = {"x", "series", NULL};
+	static const char *const plot_keys[] = {"x", "series", "also", NULL};
 	const char *param_keys[NPARAMS_MAX + 1];
 	react_status_t st = REACT_OK;
 	spec_t *sp = calloc(1, sizeof *sp);
@@ -739,6 +740,20 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 			goto fail;
 		T(n, plot_x, "x", "plot", "plot.", VT_STR, 0, 0)
 		T(n, plot_series, "series", "plot", "plot.", VT_STR, 0, 0)
+		T(n, plot_also, "also", "plot", "plot.", VT_STR, 1, 0)
+		for (size_t i = 0; i < sp->plot_also.n; i++) {
+			const char *a = sp->plot_also.vals[i];
+			if (!strcmp(a, "p95")) {
+				sp->plot_extra |= REACT_PLOT_P95;
+			} else if (!strcmp(a, "algbw")) {
+				sp->plot_extra |= REACT_PLOT_ALGBW;
+			} else {
+				st = fail_at(REACT_EINVAL, err, errlen, sp->plot_also.src,
+				             sp->plot_also.line, "field 'plot.also': expected p95 or "
+				             "algbw, got '%s'", a);
+				goto fail;
+			}
+		}
 	}
 #undef T
 
@@ -1065,6 +1080,7 @@ size_t react_scenario_axis_len(const react_scenario_t *s, size_t axis)
 }
 size_t react_scenario_plot_x(const react_scenario_t *s) { return s->spec->plot_xi; }
 size_t react_scenario_plot_series(const react_scenario_t *s) { return s->spec->plot_si; }
+unsigned react_scenario_plot_also(const react_scenario_t *s) { return s->spec->plot_extra; }
 
 /* ---- resolution ---- */
 

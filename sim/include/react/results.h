@@ -126,9 +126,12 @@ react_status_t react_write_file_atomic(const char *path, const char *text, char 
 void react_rmtree(const char *path);
 
 /* ---- plots (gnuplot) ---- */
-/* From OUT/runs.csv: OUT/plot-<job>.{dat,gp} and, when gnuplot is installed,
- * .png and .svg.  *made (may be NULL): number of images made (0 without
- * gnuplot or without a swept x axis). */
+/* From OUT/runs.csv: OUT/plot-<job>.{gp,dat,-mean.dat} and, when gnuplot
+ * is installed, .png and .svg; with the scenario's plot.also, the same as
+ * plot-<job>-p95 and plot-<job>-algbw.  *made (may be NULL): number of
+ * images made (0 without gnuplot or without a swept x axis).  On REACT_OK,
+ * err is "" or says why no plot (or not every image) was made: nothing
+ * swept to plot against, no rows, gnuplot missing or failed. */
 react_status_t react_plot_sweep(const char *out, const react_scenario_t *s, int *made,
                                 char *err, size_t errlen);
 

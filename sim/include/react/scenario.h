@@ -79,6 +79,12 @@ size_t react_scenario_axis_len(const react_scenario_t *s, size_t axis);
  * is not "seed" and series = the next such axis.  SIZE_MAX when none. */
 size_t react_scenario_plot_x(const react_scenario_t *s);
 size_t react_scenario_plot_series(const react_scenario_t *s);
+/* The plots beyond the mean improvement that `plot: {also: [p95, algbw]}`
+ * asks for: REACT_PLOT_P95 (the p95 improvement), REACT_PLOT_ALGBW (the
+ * mean algorithm bandwidth itself, baseline and REACT); 0 when none. */
+#define REACT_PLOT_P95 1u
+#define REACT_PLOT_ALGBW 2u
+unsigned react_scenario_plot_also(const react_scenario_t *s);
 
 /* One configuration, resolved: plain data, owned by the caller. */
 typedef struct react_config {
