@@ -15,7 +15,9 @@
  * zero counts as zero.  --ns3-from takes the ns-3 side from an earlier run's
  * --csv instead of running it again (the ns-3 backend is deterministic):
  * how a change to a flow-level model is measured against packets in
- * seconds.
+ * seconds.  Progress (configuration i of n, backend, run, epoch, ETA) goes
+ * to stderr through cli/progress.h (--progress, --quiet); stdout is the
+ * same with or without it.
  */
 #include <errno.h>
 #include <math.h>
@@ -27,6 +29,7 @@
 
 #include "backends.h"
 #include "cli.h"
+#include "progress.h"
 #include "react/backend.h"
 #include "react/driver.h"
 #include "react/scenario.h"
@@ -53,6 +56,9 @@ static void usage(FILE *f)
 	        "                 per-epoch algbw, and whether the signs agree when an\n"
 	        "                 improvement within 2 standard errors counts as zero)\n"	        "  --ns3-from CSV the ns-3 columns from an earlier --csv of the same scenario\n"
 	        "                 (and --set), instead of running ns-3 again\n"
+	        "  --progress S   seconds between progress lines on stderr when it is not a\n"
+	        "                 terminal (default 5; a terminal gets one updating line)\n"
+	        "  --quiet        no progress on stderr\n"
 	        "exit: 0 done, 2 bad input or a backend failed\n");
 }
 
@@ -77,6 +83,32 @@ static double impr_se_pct(const react_pair_result_t *pr, int32_t j)
 		free(x);
 	}
 	return react_stats_impr_se_pct(m[0], se[0], m[1], se[1]);
+}
+
+/* Progress on stderr: configuration i of n, the backend, the run and its
+ * epoch.  The work is counted in configurations, each split evenly over its
+ * epochs (both runs, every job, on each backend run), so the ETA needs no
+ * configuration resolved ahead. */
+enum { PROG_PER_CONFIG = 1000000 };
+typedef struct cb_progress {
+	cli_progress_t line;
+	const react_config_t *cfg;
+	const char *backend;
+	size_t i, n;              /* configuration i (from 1) of n */
+	int64_t cfg_epochs, done; /* epochs this configuration runs, and has run */
+} cb_progress_t;
+
+static void cb_progress(void *ctx, react_run_mode_t mode, const react_epoch_report_t *rep)
+{
+	cb_progress_t *p = ctx;
+	const react_run_cfg_t *r = &p->cfg->run;
+	p->done++;
+	int64_t units = (int64_t)(p->i - 1) * PROG_PER_CONFIG +
+	                (int64_t)((double)PROG_PER_CONFIG * (double)p->done / (double)p->cfg_epochs);
+	cli_progress_report(&p->line, units, "configuration %zu of %zu (%s), %s %s epoch %lld of %lld%s%s",
+	                    p->i, p->n, p->cfg->id, p->backend, react_run_mode_name(mode),
+	                    (long long)rep->epoch + 1, (long long)r->jobs[rep->job].epochs,
+	                    r->njobs > 1 ? " of job " : "", r->njobs > 1 ? r->jobs[rep->job].name : "");
 }
 
 /* One row of an earlier --csv: the ns-3 side of one configuration and job. */
@@ -227,7 +259,9 @@ int react_cmd_compare_backends(int argc, char **argv)
 	size_t nstored = 0;
 	char csv_tmp[4200] = "";
 	long only = -1;
-	double tol = 0.15, deadband = 2.0;
+	double tol = 0.15, deadband = 2.0, every = 5.0;
+	int quiet = 0;
+	cb_progress_t pg = {.line = {.off = 1}};
 	char err[1024];
 	int rc = 2;
 	react_scenario_t *s = NULL;
@@ -266,7 +300,10 @@ int react_cmd_compare_backends(int argc, char **argv)
 			ns3_from = argv[++i];
 		} else if (!strcmp(a, "--csv") && i + 1 < argc) {
 			csv_path = argv[++i];
-		} else if ((!strcmp(a, "--tol") || !strcmp(a, "--deadband")) && i + 1 < argc) {
+		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			quiet = 1;
+		} else if ((!strcmp(a, "--tol") || !strcmp(a, "--deadband") || !strcmp(a, "--progress")) &&
+		           i + 1 < argc) {
 			char *end;
 			double v = strtod(argv[++i], &end);
 			if (*end || !(v >= 0)) {
@@ -276,8 +313,10 @@ int react_cmd_compare_backends(int argc, char **argv)
 			}
 			if (!strcmp(a, "--tol"))
 				tol = v;
-			else
+			else if (!strcmp(a, "--deadband"))
 				deadband = v;
+			else
+				every = v;
 		} else if (a[0] == '-' || path) {
 			fprintf(stderr, "react compare-backends: unexpected argument '%s'\n", a);
 			usage(stderr);
@@ -343,7 +382,12 @@ int react_cmd_compare_backends(int argc, char **argv)
 	printf("%-6s %-28s %-8s | %8s %8s %7s %4s | %8s %8s %7s %4s | %6s %6s %s\n", "config", "key",
 	       "job", "f.base", "f.react", "f.impr%", "f.ch", "n.base", "n.react", "n.impr%", "n.ch",
 	       "r.base", "r.react", "agree");
+	fflush(stdout);
 	long runs = 0, agree_bw = 0, agree_sign = 0, agree_both = 0, sig_runs = 0, agree_sig = 0;
+	pg.n = only >= 0 ? 1 : n;
+	cli_progress_start(&pg.line, "react compare-backends", (int64_t)pg.n * PROG_PER_CONFIG, every,
+	                   quiet);
+	react_pair_opts_t po = {.progress = cb_progress, .progress_ctx = &pg};
 	for (size_t c = 0; c < n; c++) {
 		if (only >= 0 && c != (size_t)only)
 			continue;
@@ -353,11 +397,20 @@ int react_cmd_compare_backends(int argc, char **argv)
 			fprintf(stderr, "react compare-backends: %s\n", err);
 			goto out;
 		}
-		react_status_t st = react_run_pair(fluid, cfg, NULL, &fr, err, sizeof err);
+		pg.cfg = cfg;
+		pg.i++;
+		pg.done = 0;
+		pg.cfg_epochs = 0;
+		for (int32_t j = 0; j < cfg->run.njobs; j++)
+			pg.cfg_epochs += 2 * cfg->run.jobs[j].epochs * (stored ? 1 : 2);
+		pg.backend = fluid->name;
+		react_status_t st = react_run_pair(fluid, cfg, &po, &fr, err, sizeof err);
 #ifdef REACT_HAVE_NS3
+		pg.backend = "ns3";
 		if (st == REACT_OK && !stored)
-			st = react_run_pair(&react_backend_ns3, cfg, NULL, &nr, err, sizeof err);
+			st = react_run_pair(&react_backend_ns3, cfg, &po, &nr, err, sizeof err);
 #endif
+		cli_progress_clear(&pg.line);
 		if (st != REACT_OK) {
 			fprintf(stderr, "react compare-backends: %s configuration %zu (%s): %s\n", path, c,
 			        cfg->key, err);
@@ -457,6 +510,7 @@ int react_cmd_compare_backends(int argc, char **argv)
 		       "%ld of %ld (%.0f%%)\n", agree_sig, sig_runs, 100.0 * agree_sig / sig_runs);
 	rc = 0;
 out:
+	cli_progress_end(&pg.line, NULL);
 	if (csv && fclose(csv) != 0 && rc == 0) {
 		fprintf(stderr, "react compare-backends: %s: %s\n", csv_tmp, strerror(errno));
 		rc = 2;

@@ -257,3 +257,55 @@ Test(compare_backends, standard_errors_and_significant_signs, .timeout = 120)
 	}
 }
 
+/* Progress on stderr (not a terminal here): plain lines naming the
+ * configuration, the backend, the run and its epoch, with elapsed time and
+ * ETA; stdout is the same with and without them; --quiet prints nothing. */
+Test(compare_backends, progress_on_stderr_only, .timeout = 120)
+{
+	char w[4096], ns3[PATH_LEN], quiet_out[4400], prog_out[4400], line[512];
+	workdir("cb-progress", w, sizeof w);
+	put_ns3(w, NULL, ns3);
+	snprintf(quiet_out, sizeof quiet_out, "%s/quiet.txt", w);
+	snprintf(prog_out, sizeof prog_out, "%s/progress.txt", w);
+	cr_assert_eq(react("compare-backends", VAL, "--fluid", "dctcp", "--set", "jobs.0.epochs=30",
+	                   "--set", "jobs.0.message=1MB", "--ns3-from", ns3, "--quiet", NULL),
+	             0, "%s", slurp(g_err));
+	sh("cp '%s' '%s'", g_out, quiet_out);
+	char *err = slurp(g_err);
+	cr_assert_str_eq(err, "", "--quiet printed progress");
+	free(err);
+	cr_assert_eq(react("compare-backends", VAL, "--fluid", "dctcp", "--set", "jobs.0.epochs=30",
+	                   "--set", "jobs.0.message=1MB", "--ns3-from", ns3, "--progress", "0.0001",
+	                   NULL),
+	             0, "%s", slurp(g_err));
+	sh("cp '%s' '%s'", g_out, prog_out);
+	assert_same_file(quiet_out, prog_out);
+	FILE *f = fopen(g_err, "r");
+	cr_assert_not_null(f);
+	int lines = 0, seen[4] = {0};
+	while (fgets(line, sizeof line, f)) {
+		int i, n, ep, of;
+		char id[8], run[16];
+		cr_assert_eq(sscanf(line, "react compare-backends: configuration %d of %d (%7[^)]), dctcp "
+		                          "%15s epoch %d of %d, elapsed ",
+		                    &i, &n, id, run, &ep, &of),
+		             6, "not a progress line: %s", line);
+		cr_assert(i >= 1 && i <= 4 && n == 4 && ep >= 1 && ep <= 30 && of == 30, "%s", line);
+		char want_id[16];
+		snprintf(want_id, sizeof want_id, "c%04d", i - 1);
+		cr_assert_str_eq(id, want_id, "%s", line);
+		cr_assert(!strcmp(run, "baseline") || !strcmp(run, "react"), "%s", line);
+		cr_assert(strstr(line, ", ETA ") && line[strlen(line) - 1] == '\n', "%s", line);
+		seen[i - 1] = 1;
+		lines++;
+	}
+	fclose(f);
+	cr_assert_gt(lines, 0, "no progress line");
+	cr_assert(seen[0] && seen[3], "progress of configurations 1 and 4 missing");
+	/* the default (a line every 5 s) leaves this short run's stdout alone too */
+	cr_assert_eq(react("compare-backends", VAL, "--fluid", "dctcp", "--set", "jobs.0.epochs=30",
+	                   "--set", "jobs.0.message=1MB", "--ns3-from", ns3, NULL), 0);
+	assert_same_file(quiet_out, g_out);
+	cr_assert_eq(react("compare-backends", VAL, "--ns3-from", ns3, "--progress", "soon", NULL), 2);
+	assert_contains(g_err, "react compare-backends: --progress: expected a number >= 0, got 'soon'");
+}
