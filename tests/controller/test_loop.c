@@ -430,3 +430,47 @@ Test(loop, fruitless_congestion_settles, .timeout = 60 * REACT_TEST_TIME_SCALE)
 	cr_assert_leq(quiet, 2, "%d changes in epochs 150..299 of two runs", quiet);
 	cr_assert_gt(busy, quiet, "without escalation and backoff: %d, with: %d", busy, quiet);
 }
+
+/* Congestion that nothing more relieves puts the search in backoff; when
+ * new steady congestion appears (another rank slow from epoch 96, the
+ * first of a batch), that batch searches at once instead of waiting out
+ * the backoff. */
+Test(loop, new_congestion_ends_the_backoff)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n1 = {0}, n2 = {0};
+	react_ctl_t *c;
+	double *fct, T;
+	char *buf = NULL, *line, *after;
+	size_t len = 0;
+	FILE *log = open_memstream(&buf, &len);
+	react_params_default(&prm);
+	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &g), REACT_OK);
+	n1.N = n2.N = 16;
+	n1.slow = slow_into(16, 1, 3.0);
+	n2.slow = slow_into(16, 3, 2.0);
+	fct = malloc(g->nflows * sizeof *fct);
+	cr_assert_eq(react_ctl_create(g, &prm, &c), REACT_OK);
+	react_ctl_set_log(c, log);
+	for (int64_t e = 0; e < 110; e++) {
+		const react_pattern_t *p = react_ctl_pattern_for(c, e);
+		react_decision_t d;
+		net_run(e < 96 ? &n1 : &n2, p, e, fct, &T);
+		cr_assert_eq(react_ctl_observe(c, e, fct, p->nflows, T, &d), REACT_OK);
+	}
+	fclose(log);
+	after = strstr(buf, "{\"epoch\":101,");
+	cr_assert_not_null(after, "no batch ended at epoch 101");
+	line = strstr(buf, "no search: backoff");
+	cr_assert(line && line < after, "no backoff before the new congestion");
+	cr_assert_null(strstr(after, "no search: backoff"),
+	               "the batch after new congestion waited out the backoff");
+	cr_assert(strstr(after, "\"action\":\"change\""), "new congestion was not searched");
+	react_ctl_destroy(c);
+	free(buf);
+	free(fct);
+	free(n1.slow);
+	free(n2.slow);
+	react_pattern_destroy(g);
+}

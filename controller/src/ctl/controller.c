@@ -37,8 +37,11 @@
  * after failures they are no longer worth a batch.
  * search_backoff (doubling): a search from a base that finds nothing is
  * followed by 1, 2, 4, ... congested batches without one (reset when the
- * base changes), so a job whose congestion nothing relieves is not
- * searched every batch, each time with slightly different history.
+ * base changes, or when a flow is found steadily congested that was not
+ * congested since the backoff began: new congestion is searched at once;
+ * erratic flags come and go too often to count), so a job whose
+ * congestion nothing relieves is not searched every batch, each time with
+ * slightly different history.
  * K_t grows by trials_growth after every batch that ran a search.
  * Without detected congestion nothing is searched except by the forced
  * rule, so an uncongested job keeps its pattern.
@@ -98,6 +101,7 @@ struct react_ctl {
 	int attempts;                    /* patterns tried from base */
 	int failed_rounds, quiet_rounds, exploring;
 	int idle_wait, idle_left;        /* search_backoff: batches without a search */
+	unsigned char *seen;             /* flows found congested since the backoff began */
 
 	int64_t next_epoch, batch_open;
 	int nb;
@@ -171,6 +175,7 @@ react_status_t react_ctl_create(const react_pattern_t *initial, const react_para
 	c->bfct = malloc((size_t)B * (c->F ? c->F : 1) * sizeof *c->bfct);
 	c->btime = malloc((size_t)B * sizeof *c->btime);
 	c->cong = malloc((c->F ? c->F : 1) * sizeof *c->cong);
+	c->seen = calloc(c->F ? c->F : 1, 1);
 	c->base_fct = malloc((size_t)B * (c->F ? c->F : 1) * sizeof *c->base_fct);
 	c->base_times = malloc((size_t)B * sizeof *c->base_times);
 	c->pool = malloc((size_t)(params->history_epochs > B * (params->extensions + 1)
@@ -178,7 +183,7 @@ react_status_t react_ctl_create(const react_pattern_t *initial, const react_para
 	                              : B * (params->extensions + 1)) * sizeof *c->pool);
 	c->test_times = malloc((size_t)B * (size_t)(params->extensions + 1) * sizeof *c->test_times);
 	c->force_after = params->explore_rounds;
-	if (!c->rng || !c->bfct || !c->btime || !c->cong || !c->base_fct || !c->base_times || !c->pool ||
+	if (!c->rng || !c->bfct || !c->btime || !c->cong || !c->seen || !c->base_fct || !c->base_times || !c->pool ||
 	    !c->test_times) {
 		st = REACT_ENOMEM;
 		goto fail;
@@ -212,6 +217,7 @@ void react_ctl_destroy(react_ctl_t *c)
 	free(c->bfct);
 	free(c->btime);
 	free(c->cong);
+	free(c->seen);
 	free(c->base_fct);
 	free(c->base_times);
 	free(c->pool);
@@ -571,6 +577,17 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 		store_base_batch(c);
 		note_observed(c, ran, meanT);
 		int want = ncong > 0 && c->exploring && c->attempts < c->p.max_attempts, waiting;
+		if (c->idle_wait > 0) {
+			/* steady congestion not seen since the backoff began ends it */
+			int fresh = 0;
+			for (size_t f = 0; f < c->F; f++)
+				if (c->cong[f] == REACT_CONG_STEADY && !c->seen[f]) {
+					fresh = 1;
+					c->seen[f] = 1;
+				}
+			if (fresh)
+				c->idle_wait = c->idle_left = 0;
+		}
 		forced = c->quiet_rounds >= c->force_after;
 		waiting = want && !forced && c->idle_left > 0;
 		if (waiting)
@@ -579,6 +596,9 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			if ((st = search(c, forced, &dout, &escalated)) != REACT_OK)
 				goto fail;
 			if (!dout.g1 && !forced && c->p.search_backoff == REACT_BACKOFF_DOUBLING) {
+				if (c->idle_wait == 0)
+					for (size_t f = 0; f < c->F; f++)
+						c->seen[f] = c->cong[f] != REACT_CONG_NONE;
 				c->idle_wait = c->idle_wait ? 2 * c->idle_wait : 1;
 				c->idle_left = c->idle_wait;
 			}
