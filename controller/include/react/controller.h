@@ -73,7 +73,7 @@ typedef struct react_params {
 enum { REACT_PROFILE_DEFAULT = 0, REACT_PROFILE_PAPER = 1 };
 /* off: every congested batch searches (5.4.2); doubling: a search from a
  * base that finds nothing is followed by 1, 2, 4, ... batches without one,
- * until the base changes */
+ * until the base changes or new steady congestion appears */
 enum { REACT_BACKOFF_OFF = 0, REACT_BACKOFF_DOUBLING = 1 };
 /* paper: the B + 1 old critical paths re-timed (5.4.1, footnote 5);
  * pattern: the whole candidate pattern re-timed from learned rates */

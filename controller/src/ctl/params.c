@@ -100,16 +100,16 @@ static const pdesc_t params_table[] = {
 	 "welch rule: one-batch extensions of an undecided test before a revert", NULL},
 	/* 0.5 and doubling settle the loop.  Decision benchmark, fig5a / fig12
 	 * / fig5b / fig8 subsets: pattern changes per 100 epochs in the second
-	 * half 2.3 / 0.9 / 1.4 / 2.2 -> 0.8 / 0.2 / 0.3 / 1.2, captured 0.81 /
-	 * 0.73 / 0.80 / 0.77 -> 0.78 / 0.71 / 0.76 / 0.78; on held-out seeds
-	 * 3.3 / 1.2 / 1.5 / 3.7 -> 0.8 / 0.4 / 0.5 / 2.5 changes, captured 0.80
-	 * / 0.80 / 0.80 / 0.24 -> 0.77 / 0.78 / 0.81 / 0.34 (docs/controller.md) */
+	 * half 2.3 / 0.9 / 1.4 / 2.2 -> 0.8 / 0.2 / 0.4 / 1.2, captured 0.81 /
+	 * 0.73 / 0.80 / 0.77 -> 0.78 / 0.71 / 0.74 / 0.78; on held-out seeds
+	 * 3.3 / 1.2 / 1.5 / 3.7 -> 0.9 / 0.4 / 0.5 / 2.5 changes, captured 0.80
+	 * / 0.80 / 0.80 / 0.24 -> 0.77 / 0.78 / 0.81 / 0.35 (docs/controller.md) */
 	{"escalation", "-", "fraction", P_DOUBLE, OFF(escalation), 0.5, 0.0, 1e6,
 	 "each failed round since the last kept change raises the estimated gain a change needs: "
 	 "epsilon x (1 + escalation x failed rounds)", NULL},
 	{"search_backoff", "-", "-", P_ENUM, OFF(search_backoff), REACT_BACKOFF_DOUBLING, 0, 1,
 	 "off (every congested batch searches) | doubling (after a fruitless search from a base, "
-	 "1, 2, 4, ... batches without one)", backoff_names},
+	 "1, 2, 4, ... batches without one; new steady congestion ends it)", backoff_names},
 };
 #define NPARAMS (sizeof params_table / sizeof params_table[0])
 _Static_assert(NPARAMS <= REACT_PARAMS_MAX / 2, "REACT_PARAMS_MAX leaves room for symbols");
