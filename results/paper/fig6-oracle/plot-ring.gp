@@ -5,7 +5,7 @@ set title 'fig6: job ring, REACT and the oracle vs baseline' noenhanced
 set xlabel 'hosts shared with the other job' noenhanced
 set ylabel 'mean algbw improvement (%)' noenhanced
 set grid ytics
-set key top left noenhanced
+set key outside right top noenhanced
 set xzeroaxis lt -1
 set xrange [-0.6:3.6]
 set xtics ('0' 0, '1' 1, '2' 2, '3' 3)

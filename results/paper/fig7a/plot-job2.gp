@@ -5,7 +5,7 @@ set title 'fig7a: job job2, REACT vs baseline' noenhanced
 set xlabel 'REACT on (job2)' noenhanced
 set ylabel 'mean algbw improvement (%)' noenhanced
 set grid ytics
-set key top left noenhanced
+set key outside right top noenhanced
 set xzeroaxis lt -1
 set xrange [-0.6:1.6]
 set xtics ('false' 0, 'true' 1)
