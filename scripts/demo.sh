@@ -9,5 +9,5 @@ echo
 echo "results: $OUT/runs/c0000/epochs.csv (per epoch, both runs),"
 echo "         $OUT/runs/c0000/decisions.jsonl (REACT's decisions),"
 echo "         $OUT/runs/c0000/trace-tree.jsonl (FCT trace of the REACT run; replay it:"
-echo "           $B/react replay $OUT/runs/c0000/pattern-tree.json $OUT/runs/c0000/trace-tree.jsonl --seed 1)"
+echo "           $B/react replay $OUT/runs/c0000/pattern-tree.json $OUT/runs/c0000/trace-tree.jsonl)"
 echo "next:    $B/react sweep scenarios/paper/fig5a.yaml -j 2   (Figure 5a, about 5 s)"
