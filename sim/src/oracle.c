@@ -793,6 +793,36 @@ typedef struct pscored {
 	uint32_t i, j;
 } pscored_t;
 
+/* Screen candidate w (already checked): run it for the screening epochs,
+ * count it, and keep e, with w's score, among the k best in top (ntop of
+ * them, best first, ties by the smaller index). */
+static react_status_t screen_keep(octx_t *c, const react_pattern_t *w, pscored_t e,
+                                  pscored_t *top, int32_t *ntop, int32_t k)
+{
+	react_drive_result_t *r = NULL;
+	react_status_t st;
+	if (c->o->on_eval)
+		c->o->on_eval(c->o->on_eval_ctx, c->job, w, 0);
+	if ((st = run_state(c, w, 0, &r)) != REACT_OK)
+		return st;
+	e.score = score_of(c, r, c->base_screen);
+	react_drive_result_destroy(r);
+	c->pg.done++;
+	progress(c);
+	int32_t pos = *ntop;
+	while (pos > 0 && (e.score > top[pos - 1].score ||
+	                   (e.score == top[pos - 1].score && e.index < top[pos - 1].index)))
+		pos--;
+	if (pos < k) {
+		int32_t last = *ntop < k ? *ntop : k - 1;
+		memmove(&top[pos + 1], &top[pos], (size_t)(last - pos) * sizeof *top);
+		top[pos] = e;
+		if (*ntop < k)
+			(*ntop)++;
+	}
+	return REACT_OK;
+}
+
 
 /* Chunk-local permutations, for patterns of 2 .. graph_max chunk graphs: the
  * epoch ends when the slowest graph ends (a tree AllReduce's two trees run
@@ -929,26 +959,8 @@ static react_status_t graph_stage(octx_t *c, start_t *s, int64_t *budget, int64_
 				goto done;
 			if (!passes(c, w) || react_pattern_equal(w, s->p))
 				continue;
-			react_drive_result_t *r = NULL;
-			if (o->on_eval)
-				o->on_eval(o->on_eval_ctx, c->job, w, 0);
-			if ((st = run_state(c, w, 0, &r)) != REACT_OK)
+			if ((st = screen_keep(c, w, (pscored_t){0, comb, 0, 0}, top, &ntop, k)) != REACT_OK)
 				goto done;
-			pscored_t e = {score_of(c, r, c->base_screen), comb, 0, 0};
-			react_drive_result_destroy(r);
-			c->pg.done++;
-			progress(c);
-			int32_t pos = ntop;
-			while (pos > 0 && (e.score > top[pos - 1].score ||
-			                   (e.score == top[pos - 1].score && e.index < top[pos - 1].index)))
-				pos--;
-			if (pos < k) {
-				int32_t last = ntop < k ? ntop : k - 1;
-				memmove(&top[pos + 1], &top[pos], (size_t)(last - pos) * sizeof *top);
-				top[pos] = e;
-				if (ntop < k)
-					ntop++;
-			}
 		}
 		/* the best combinations at full length */
 		react_pattern_t *bp = NULL;
@@ -1255,26 +1267,9 @@ static react_status_t pair_step(octx_t *c, react_pattern_t **p, double *score, d
 		}
 		if ((st = memo_put(&seen, h, c->seqbuf, n, 0, 0)) != REACT_OK)
 			goto done;
-		react_drive_result_t *r = NULL;
-		if (o->on_eval)
-			o->on_eval(o->on_eval_ctx, c->job, q, 0);
-		if ((st = run_state(c, q, 0, &r)) != REACT_OK)
+		if ((st = screen_keep(c, q, (pscored_t){0, k, i, j}, top, &ntop, o->pair_keep)) !=
+		    REACT_OK)
 			goto done;
-		pscored_t e = {score_of(c, r, c->base_screen), k, i, j};
-		react_drive_result_destroy(r);
-		c->pg.done++;
-		progress(c);
-		int32_t pos = ntop;
-		while (pos > 0 && (e.score > top[pos - 1].score ||
-		                   (e.score == top[pos - 1].score && e.index < top[pos - 1].index)))
-			pos--;
-		if (pos < o->pair_keep) {
-			int32_t last = ntop < o->pair_keep ? ntop : o->pair_keep - 1;
-			memmove(&top[pos + 1], &top[pos], (size_t)(last - pos) * sizeof *top);
-			top[pos] = e;
-			if (ntop < o->pair_keep)
-				ntop++;
-		}
 	}
 	for (int32_t t = 0; t < ntop && *budget > 0; t++) {
 		react_pattern_destroy(a);
