@@ -332,7 +332,7 @@ static int rejected(const react_decide_in_t *in, uint64_t h)
  * checks and re-times every flow): 4681 at 28 flows and 2048 at 64 (never
  * binding at 8 ranks), 2048 at 252 to 512 flows, 128 at 2044 (N = 512).
  * With SEARCH_WORK / F alone (273 at 480 flows) the 16-rank rings of fig7a
- * found nothing deeper than one swap: +3.8 % against +7.3 % (seeds 1-3) */
+ * found nothing deeper than one swap: +3.8 % against +7.1 % (seeds 1-3) */
 #define SEARCH_WORK ((size_t)1 << 17)
 #define SEARCH_WORK2 ((size_t)1 << 29)
 #define SEARCH_EVALS ((size_t)2048)
