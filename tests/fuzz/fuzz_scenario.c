@@ -1,5 +1,5 @@
 /*
- * fuzz_scenario.c - the scenario reader (sim/src/scenario.c, scenario_yaml.c):
+ * fuzz_scenario.c - the scenario reader (runner/src/scenario.c, scenario_yaml.c):
  * YAML parsing, validation and sweep axes, from memory (no file is read:
  * topology files are opened only when a configuration is resolved).
  * Contract: failure gives a non-empty error naming the file; a scenario read
