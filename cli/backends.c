@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "backends.h"
+#include "react/gpu_backend.h"
 #ifdef REACT_HAVE_NS3
 #include "react/ns3.h"
 #endif
@@ -15,6 +16,8 @@ const react_backend_ops_t *react_cli_backend(const char *name)
 		return &react_backend_flow;
 	if (!strcmp(name, "dctcp"))
 		return &react_backend_dctcp;
+	if (!strcmp(name, "gpu"))
+		return &react_backend_gpu;
 #ifdef REACT_HAVE_NS3
 	if (!strcmp(name, "ns3"))
 		return &react_backend_ns3;
@@ -29,9 +32,9 @@ const react_backend_ops_t *react_cli_backend_for(const char *name, const char *w
 	if (b)
 		return b;
 #ifdef REACT_HAVE_NS3
-	const char *avail = "flow, dctcp or ns3";
+	const char *avail = "flow, dctcp, ns3 or gpu";
 #else
-	const char *avail = "flow or dctcp (this build has no ns-3 backend)";
+	const char *avail = "flow, dctcp or gpu (this build has no ns-3 backend)";
 #endif
 	if (name && !strcmp(name, "ns3"))
 		snprintf(err, errlen, "%s: backend 'ns3' is not built into this react; configure with "

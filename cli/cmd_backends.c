@@ -290,7 +290,7 @@ int react_cmd_compare_backends(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--fluid") && i + 1 < argc) {
 			const react_backend_ops_t *b = react_cli_backend(argv[++i]);
-			if (!b || !strcmp(b->name, "ns3")) {
+			if (!b || !strcmp(b->name, "ns3") || !strcmp(b->name, "gpu")) {
 				fprintf(stderr, "react compare-backends: --fluid: expected flow or dctcp, got "
 				                "'%s'\n", argv[i]);
 				goto out;

@@ -250,7 +250,7 @@ int react_cmd_oracle(int argc, char **argv)
 		fprintf(stderr, "react oracle: %s\n", err);
 		goto done;
 	}
-	const react_backend_ops_t *be = cli_backend_of("oracle", s, &o, cfg->backend);
+	const react_backend_ops_t *be = cli_backend_of("oracle", s, &o, cfg);
 	if (!be)
 		goto done;
 	if (!out) {

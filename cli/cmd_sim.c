@@ -86,16 +86,34 @@ void cli_print_config(const react_scenario_t *s, const react_config_t *cfg, cons
 	printf("scenario %s, configuration %zu of %zu%s%s (backend %s, seed %" PRIu64 ")\n",
 	       react_scenario_name(s), cfg->index, react_scenario_nconfigs(s),
 	       cfg->key[0] ? ": " : "", cfg->key, be, cfg->seed);
-	printf("topology %s: %d hosts, %d links\n", r->topo->name, (int)r->topo->nhosts,
-	       (int)r->topo->nlinks);
+	int gpu = !strcmp(be, "gpu");
+	if (gpu) {
+		const react_gpu_cfg_t *g = &cfg->gpu;
+		printf("gpu: transport %s, dtype %s, output check %s", g->transport, g->dtype,
+		       g->check ? "on" : "off");
+		if (!strcmp(g->transport, "host"))
+			printf(", links %.4g us + %.4g GB/s", g->latency_s * 1e6, g->bandwidth_Bps / 1e9);
+		printf("\n");
+		if (g->npairs && g->p > 0) {
+			printf("rank-pair congestion from epoch %" PRId64 ", rate x %.4g:", g->start_epoch,
+			       1 - g->p);
+			for (int32_t i = 0; i < g->npairs; i++)
+				printf(" %d->%d", (int)g->pairs[i][0], (int)g->pairs[i][1]);
+			printf("\n");
+		}
+	} else {
+		printf("topology %s: %d hosts, %d links\n", r->topo->name, (int)r->topo->nhosts,
+		       (int)r->topo->nlinks);
+	}
 	for (int32_t j = 0; j < r->njobs; j++) {
 		const react_job_cfg_t *jc = &r->jobs[j];
 		printf("job %s: %d ranks, %s %s, %.6g MB, %" PRId64 " epochs (warm-up %" PRId64
-		       "), REACT %s; hosts",
+		       "), REACT %s%s",
 		       jc->name, (int)jc->nranks, react_collective_name(jc->collective),
 		       react_algorithm_name(jc->algorithm), (double)jc->message_bytes / 1e6,
-		       jc->epochs, cfg->warmup[j], cfg->react_on[j] ? "on" : "off");
-		for (int32_t k = 0; k < jc->nranks; k++)
+		       jc->epochs, cfg->warmup[j], cfg->react_on[j] ? "on" : "off",
+		       gpu ? "" : "; hosts");
+		for (int32_t k = 0; k < jc->nranks && !gpu; k++)
 			printf(" %d", (int)jc->hosts[k]);
 		printf("\n");
 	}
@@ -209,7 +227,7 @@ int react_cmd_run(int argc, char **argv)
 		fprintf(stderr, "react run: %s\n", err);
 		goto done;
 	}
-	const react_backend_ops_t *be = cli_backend_of("run", s, &o, cfg->backend);
+	const react_backend_ops_t *be = cli_backend_of("run", s, &o, cfg);
 	if (!be)
 		goto done;
 	cli_print_config(s, cfg, be->name);
@@ -324,7 +342,7 @@ int sweep_one(const react_scenario_t *s, const common_opts_t *o, const sweep_opt
 		fprintf(stderr, "react sweep: %s\n", err);
 		return 2;
 	}
-	const react_backend_ops_t *be = cli_backend_of("sweep", s, o, cfg->backend);
+	const react_backend_ops_t *be = cli_backend_of("sweep", s, o, cfg);
 	react_oracle_files_t *of = NULL;
 	char rdir[4400];
 	snprintf(rdir, sizeof rdir, "%.4000s/runs/%s", so->out, cfg->id);
@@ -466,7 +484,7 @@ static int do_sweep(const react_scenario_t *s, const common_opts_t *o, const swe
 			fprintf(stderr, "react sweep: configuration %zu: %s\n", i, err);
 			goto done;
 		}
-		const react_backend_ops_t *be = cli_backend_of("sweep", s, o, cfg->backend);
+		const react_backend_ops_t *be = cli_backend_of("sweep", s, o, cfg);
 		if (!be) {
 			react_config_destroy(cfg);
 			goto done;

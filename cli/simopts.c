@@ -74,17 +74,24 @@ react_scenario_t *cli_load_scenario(const char *cmd, const common_opts_t *o)
 
 /* The backend of configuration cfg: --backend wins over the scenario. */
 const react_backend_ops_t *cli_backend_of(const char *cmd, const react_scenario_t *s,
-                                             const common_opts_t *o, const char *cfg_backend)
+                                          const common_opts_t *o, const react_config_t *cfg)
 {
 	char err[1024], where[700];
-	const char *name = o->backend ? o->backend : cfg_backend;
+	const char *name = o->backend ? o->backend : cfg->backend;
 	if (o->backend)
 		snprintf(where, sizeof where, "--backend");
 	else
 		snprintf(where, sizeof where, "%s: field 'backend'", react_scenario_backend_where(s));
 	const react_backend_ops_t *b = react_cli_backend_for(name, where, err, sizeof err);
-	if (!b)
+	if (!b) {
 		fprintf(stderr, "react %s: %s\n", cmd, err);
+		return NULL;
+	}
+	/* congestion the backend cannot model is an error, never ignored */
+	if (react_config_check_backend(s, cfg, b->name, err, sizeof err) != REACT_OK) {
+		fprintf(stderr, "react %s: %s (backend %s)\n", cmd, err, b->name);
+		return NULL;
+	}
 	return b;
 }
 

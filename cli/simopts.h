@@ -23,9 +23,10 @@ int cli_common_opt(const char *cmd, common_opts_t *o, int argc, char **argv, int
 /* The scenario o->path with o's --set overrides; NULL after printing the error. */
 react_scenario_t *cli_load_scenario(const char *cmd, const common_opts_t *o);
 /* The backend of a configuration: --backend wins over the scenario's field;
- * NULL after printing the error. */
+ * NULL after printing the error, also when the configuration uses congestion
+ * the backend cannot model (react_config_check_backend). */
 const react_backend_ops_t *cli_backend_of(const char *cmd, const react_scenario_t *s,
-                                          const common_opts_t *o, const char *cfg_backend);
+                                          const common_opts_t *o, const react_config_t *cfg);
 /* An integer >= min for option opt; -1 after printing the error. */
 int cli_parse_count(const char *cmd, const char *opt, const char *v, long *out, long min);
 /* The header of `react run`: scenario, configuration, topology, jobs and

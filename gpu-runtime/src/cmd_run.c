@@ -51,6 +51,7 @@
 #include <nccl.h>
 #endif
 
+#include "bg.h"
 #include "gpu_cmds.h"
 #include "react/controller.h"
 #include "react/generators.h"
@@ -80,6 +81,7 @@ typedef struct scen {
 	int32_t pairs[MAX_PAIRS][2];
 	double p;
 	int64_t cong_start;
+	double latency_s, bw_Bps; /* host transport links; 0: the runtime's defaults */
 } scen_t;
 
 typedef struct yctx {
@@ -227,47 +229,32 @@ static int parse_job(yctx_t *y, yaml_node_t *m, scen_t *s)
 	return 0;
 }
 
+/* REACT parameters (`params:`, or `react:` as react-gpu's older files
+ * spell it): every parameter of the controller's table, by its name or the
+ * paper's symbol, as scenario files of react run accept them. */
 static int parse_params(yctx_t *y, yaml_node_t *m, react_params_t *p)
 {
 	if (m->type != YAML_MAPPING_NODE)
-		return yerr(y, m, "react", "a mapping of parameters");
+		return yerr(y, m, "params", "a mapping of parameters");
 	FOR_PAIRS(m, k, v) {
 		const char *key = scalar(k);
-		int64_t iv;
-		double dv;
 		if (!key)
-			return yerr(y, k, "react", "scalar keys");
-		if (!strcmp(key, "B") || !strcmp(key, "batch_epochs")) {
-			if (get_int(y, v, "react.B", 1, INT32_MAX, &iv))
-				return -1;
-			p->batch_epochs = (int)iv;
-		} else if (!strcmp(key, "apply_delay") || !strcmp(key, "D")) {
-			if (get_int(y, v, "react.apply_delay", 0, INT32_MAX, &iv))
-				return -1;
-			p->apply_delay = (int)iv;
-		} else if (!strcmp(key, "trials") || !strcmp(key, "K_t")) {
-			if (get_int(y, v, "react.trials", 1, INT32_MAX, &iv))
-				return -1;
-			p->trials = (int)iv;
-		} else if (!strcmp(key, "delta1")) {
-			if (get_double(y, v, "react.delta1", &dv))
-				return -1;
-			p->delta1 = dv;
-		} else if (!strcmp(key, "delta2")) {
-			if (get_double(y, v, "react.delta2", &dv))
-				return -1;
-			p->delta2 = dv;
-		} else if (!strcmp(key, "epsilon")) {
-			if (get_double(y, v, "react.epsilon", &dv))
-				return -1;
-			p->epsilon = dv;
-		} else if (!strcmp(key, "revert_tau")) {
-			if (get_double(y, v, "react.revert_tau", &dv))
-				return -1;
-			p->revert_tau = dv;
-		} else {
-			return yerr(y, k, "react", "one of B, apply_delay, trials, delta1, delta2, epsilon, revert_tau");
+			return yerr(y, k, "params", "scalar keys");
+		const char *name = NULL;
+		for (size_t i = 0; i < react_params_count() && !name; i++) {
+			const char *nm, *sym;
+			react_params_describe(i, &nm, &sym, NULL, NULL, NULL);
+			if (!strcmp(key, nm) || (strcmp(sym, "-") && !strcmp(key, sym)))
+				name = nm;
 		}
+		char f[96], why[320];
+		snprintf(f, sizeof f, "params.%s", key);
+		if (!name)
+			return yerr(y, k, f, "a REACT parameter (react params lists them)");
+		if (!scalar(v))
+			return yerr(y, v, f, "a value");
+		if (react_params_set(p, name, scalar(v), why, sizeof why) != REACT_OK)
+			return yerr(y, v, f, why);
 	}
 	return 0;
 }
@@ -289,6 +276,18 @@ static int parse_gpu(yctx_t *y, yaml_node_t *m, scen_t *s)
 		} else if (!strcmp(key, "check")) {
 			if (get_bool(y, v, "gpu.check", &s->check))
 				return -1;
+		} else if (!strcmp(key, "latency") || !strcmp(key, "bandwidth")) {
+			int lat = !strcmp(key, "latency");
+			double x = 0;
+			if (!scalar(v) || (lat ? react_parse_time_s(scalar(v), &x)
+			                       : react_parse_rate_bps(scalar(v), &x)) != REACT_OK ||
+			    !(lat ? x >= 0 : x > 0))
+				return yerr(y, v, lat ? "gpu.latency" : "gpu.bandwidth",
+				            lat ? "a time with a unit, such as 5us" : "a rate with a unit, such as 80Gbps");
+			if (lat)
+				s->latency_s = x;
+			else
+				s->bw_Bps = x / 8;
 		} else if (!strcmp(key, "congestion")) {
 			if (v->type != YAML_MAPPING_NODE)
 				return yerr(y, v, "gpu.congestion", "a mapping with pairs, p, start_epoch");
@@ -327,7 +326,7 @@ static int parse_gpu(yctx_t *y, yaml_node_t *m, scen_t *s)
 				}
 			}
 		} else {
-			return yerr(y, k, "gpu", "one of transport, dtype, check, congestion");
+			return yerr(y, k, "gpu", "one of transport, dtype, check, latency, bandwidth, congestion");
 		}
 	}
 	return 0;
@@ -391,17 +390,23 @@ static int load_scenario(const char *path, scen_t *s, char *err, size_t errlen)
 				if ((rc = parse_job(y, yaml_document_get_node(&y->doc, v->data.sequence.items.start[0]), s)))
 					goto out;
 				have_job = 1;
-			} else if (!strcmp(key, "react")) {
+			} else if (!strcmp(key, "react") || !strcmp(key, "params")) {
 				if ((rc = parse_params(y, v, &s->params)))
 					goto out;
 			} else if (!strcmp(key, "gpu")) {
 				if ((rc = parse_gpu(y, v, s)))
 					goto out;
-			} else if (!strcmp(key, "backend") || !strcmp(key, "topology") || !strcmp(key, "congestion") ||
-			           !strcmp(key, "tolerance") || !strcmp(key, "description")) {
+			} else if (!strcmp(key, "congestion")) {
+				rc = yerr(y, k, "congestion", "no such section: the GPU runtime cannot model "
+				          "external flows or degraded links (they need a simulated network); "
+				          "use gpu.congestion (rank-pair congestion)");
+				goto out;
+			} else if (!strcmp(key, "backend") || !strcmp(key, "topology") ||
+			           !strcmp(key, "tolerance") || !strcmp(key, "description") ||
+			           !strcmp(key, "plot")) {
 				/* simulator fields: not used on GPUs */
 			} else {
-				rc = yerr(y, k, key, "a known top-level field (name, seed, jobs, react, gpu)");
+				rc = yerr(y, k, key, "a known top-level field (name, seed, jobs, params, gpu)");
 				goto out;
 			}
 		}
@@ -428,18 +433,6 @@ typedef struct run_out {
 	uint64_t wrong;
 } run_out_t;
 
-#ifdef REACT_HAVE_CUDA
-typedef struct bg {
-	int n;
-	cudaStream_t s[MAX_PAIRS];
-	void *buf[MAX_PAIRS][2];
-	size_t bytes;
-#ifdef REACT_HAVE_NCCL
-	ncclComm_t comm[MAX_PAIRS]; /* nccl: a 2-rank communicator per pair this rank is in */
-	int role[MAX_PAIRS];        /* 0 sender, 1 receiver, -1 not in the pair */
-#endif
-} bg_t;
-#endif
 
 /* One run: REACT on or off.  1 when the run failed, 2 when a row of
  * epochs.csv could not be written (the message is printed). */
@@ -454,13 +447,15 @@ static int run_job(const scen_t *sc, int react_on, FILE *log, run_out_t *ro,
 	cfg.nranks = sc->ranks;
 	cfg.dtype = sc->dtype;
 	cfg.max_bytes = sc->message;
+	if (sc->latency_s > 0)
+		cfg.host_latency_s = sc->latency_s;
+	if (sc->bw_Bps > 0)
+		cfg.host_bw_Bps = sc->bw_Bps;
 	react_rt_t *rt = NULL;
 	react_pattern_t *p0 = NULL;
 	react_rt_tuner_t *tu = NULL;
 	react_status_t st0;
-#ifdef REACT_HAVE_CUDA
-	bg_t bg = {0};
-#endif
+	react_bg_t *bg = NULL;
 	if ((st0 = react_rt_create(&cfg, &rt, err, sizeof err)) != REACT_OK) {
 		if (st0 == REACT_ENOMEM)
 			fprintf(stderr, "react-gpu run: jobs.ranks x jobs.message (%d x %llu bytes) do not fit: "
@@ -483,58 +478,12 @@ static int run_job(const scen_t *sc, int react_on, FILE *log, run_out_t *ro,
 			                "ranks below %d\n", sc->pairs[i][0], sc->pairs[i][1], n);
 			goto out;
 		}
-#ifndef REACT_HAVE_NCCL
-	if (sc->npairs && sc->transport == REACT_TRANSPORT_NCCL) {
-		fprintf(stderr, "react-gpu run: gpu.congestion on the nccl transport needs NCCL in this build\n");
+	if (sc->npairs && sc->p > 0 &&
+	    react_bg_create(rt, sc->transport, (const int32_t(*)[2])sc->pairs, sc->npairs,
+	                    (size_t)(sc->p * (double)sc->message), &bg, err, sizeof err) != REACT_OK) {
+		fprintf(stderr, "react-gpu run: %s\n", err);
 		goto out;
 	}
-#endif
-#ifdef REACT_HAVE_CUDA
-#ifdef REACT_HAVE_NCCL
-	if (sc->npairs && sc->transport == REACT_TRANSPORT_NCCL) {
-		/* background traffic: its own communicator per pair, made now, next
-		 * to the runtime's; the pair's sender streams p x message bytes to
-		 * the receiver beside every epoch */
-		int me = react_rt_rank0(rt);
-		ncclUniqueId ids[MAX_PAIRS];
-		bg.n = sc->npairs;
-		bg.bytes = (size_t)(sc->p * (double)sc->message) / 16 * 16;
-		if (me == 0)
-			for (int i = 0; i < bg.n; i++)
-				ncclGetUniqueId(&ids[i]);
-		MPI_Bcast(ids, (int)(bg.n * sizeof ids[0]), MPI_BYTE, 0, MPI_COMM_WORLD);
-		ncclGroupStart();
-		for (int i = 0; i < bg.n; i++) {
-			bg.role[i] = me == sc->pairs[i][0] ? 0 : me == sc->pairs[i][1] ? 1 : -1;
-			bg.comm[i] = NULL;
-			if (bg.role[i] >= 0)
-				ncclCommInitRank(&bg.comm[i], 2, ids[i], bg.role[i]);
-		}
-		if (ncclGroupEnd() != ncclSuccess) {
-			fprintf(stderr, "react-gpu run: rank %d: background communicators: %s\n", me,
-			        ncclGetLastError(NULL));
-			goto out;
-		}
-		for (int i = 0; i < bg.n; i++)
-			if (cudaStreamCreateWithFlags(&bg.s[i], cudaStreamNonBlocking) != cudaSuccess ||
-			    cudaMalloc(&bg.buf[i][0], bg.bytes + 16) != cudaSuccess) {
-				fprintf(stderr, "react-gpu run: cannot allocate the background traffic\n");
-				goto out;
-			}
-	}
-#endif
-	if (sc->npairs && sc->transport == REACT_TRANSPORT_LOCAL) {
-		bg.n = sc->npairs;
-		bg.bytes = (size_t)(sc->p * (double)sc->message) / 16 * 16;
-		for (int i = 0; i < bg.n; i++)
-			if (cudaStreamCreateWithFlags(&bg.s[i], cudaStreamNonBlocking) != cudaSuccess ||
-			    cudaMalloc(&bg.buf[i][0], bg.bytes + 16) != cudaSuccess ||
-			    cudaMalloc(&bg.buf[i][1], bg.bytes + 16) != cudaSuccess) {
-				fprintf(stderr, "react-gpu run: cannot allocate the background traffic\n");
-				goto out;
-			}
-	}
-#endif
 	if (react_on) {
 		react_params_t prm = sc->params;
 		if (react_rt_tuner_create(p0, &prm, sc->transport == REACT_TRANSPORT_NCCL, log, &tu, err,
@@ -563,29 +512,14 @@ static int run_job(const scen_t *sc, int react_on, FILE *log, run_out_t *ro,
 			fprintf(stderr, "react-gpu run: %s\n", react_rt_error(rt));
 			goto out;
 		}
-#ifdef REACT_HAVE_CUDA
-		if (e >= sc->cong_start && sc->transport == REACT_TRANSPORT_LOCAL)
-			for (int i = 0; i < bg.n; i++)
-				cudaMemcpyAsync(bg.buf[i][1], bg.buf[i][0], bg.bytes, cudaMemcpyDeviceToDevice, bg.s[i]);
-#ifdef REACT_HAVE_NCCL
-		if (e >= sc->cong_start && sc->transport == REACT_TRANSPORT_NCCL)
-			for (int i = 0; i < bg.n; i++) {
-				if (bg.role[i] == 0)
-					ncclSend(bg.buf[i][0], bg.bytes, ncclUint8, 1, bg.comm[i], bg.s[i]);
-				else if (bg.role[i] == 1)
-					ncclRecv(bg.buf[i][0], bg.bytes, ncclUint8, 0, bg.comm[i], bg.s[i]);
-			}
-#endif
-#endif
+		if (e >= sc->cong_start)
+			react_bg_launch(bg);
 		const react_rt_times_t *t = NULL;
 		if (react_rt_run(rt, p, &t) != REACT_OK) {
 			fprintf(stderr, "react-gpu run: epoch %lld: %s\n", (long long)e, react_rt_error(rt));
 			goto out;
 		}
-#ifdef REACT_HAVE_CUDA
-		for (int i = 0; i < bg.n; i++)
-			cudaStreamSynchronize(bg.s[i]);
-#endif
+		react_bg_sync(bg);
 		if (sc->check) {
 			uint64_t w = 0;
 			if (react_rt_check(rt, p, &w) != REACT_OK) {
@@ -630,20 +564,7 @@ static int run_job(const scen_t *sc, int react_on, FILE *log, run_out_t *ro,
 	rc = 0;
 out:
 	react_rt_tuner_destroy(tu);
-#ifdef REACT_HAVE_CUDA
-	for (int i = 0; i < bg.n; i++) {
-		if (bg.s[i])
-			cudaStreamSynchronize(bg.s[i]);
-#ifdef REACT_HAVE_NCCL
-		if (sc->transport == REACT_TRANSPORT_NCCL && bg.comm[i])
-			ncclCommDestroy(bg.comm[i]);
-#endif
-		if (bg.s[i])
-			cudaStreamDestroy(bg.s[i]);
-		cudaFree(bg.buf[i][0]);
-		cudaFree(bg.buf[i][1]);
-	}
-#endif
+	react_bg_destroy(bg);
 	react_pattern_destroy(p0);
 	react_rt_destroy(rt);
 	return rc;

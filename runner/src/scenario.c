@@ -95,6 +95,13 @@ typedef struct spec {
 	job_spec_t *jobs;
 	sv_t ext_job, ext_pairs, ext_p, ext_start, ext_end;
 	sv_t deg_count, deg_rate;
+	/* gpu: the gpu backend's section */
+	sv_t gpu_transport, gpu_dtype, gpu_check, gpu_latency, gpu_bw, gpu_p, gpu_start;
+	int32_t (*gpu_pairs)[2];
+	int32_t gpu_npairs;
+	const char *gpu_pairs_src;  /* where gpu.congestion.pairs is written */
+	int gpu_pairs_line;
+	int topo_absent;            /* no topology section: a star of the jobs' ranks */
 	sv_t params[NPARAMS_MAX];
 	sv_t plot_x, plot_series, plot_also;
 	size_t naxes;
@@ -363,7 +370,8 @@ static void spec_free(spec_t *sp)
 	                &sp->topo_k, &sp->topo_file, &sp->topo_csv, &sp->topo_aggs, &sp->topo_path,
 	                &sp->topo_rate, &sp->topo_delay, &sp->ext_job, &sp->ext_pairs, &sp->ext_p,
 	                &sp->ext_start, &sp->ext_end, &sp->deg_count, &sp->deg_rate, &sp->plot_x,
-	                &sp->plot_series, &sp->plot_also};
+	                &sp->plot_series, &sp->plot_also, &sp->gpu_transport, &sp->gpu_dtype,
+	                &sp->gpu_check, &sp->gpu_latency, &sp->gpu_bw, &sp->gpu_p, &sp->gpu_start};
 	for (size_t i = 0; i < sizeof tops / sizeof tops[0]; i++)
 		sv_clear(tops[i]);
 	for (size_t i = 0; i < NPARAMS; i++)
@@ -378,6 +386,7 @@ static void spec_free(spec_t *sp)
 		free(js->hosts);
 	}
 	free(sp->jobs);
+	free(sp->gpu_pairs);
 	for (size_t i = 0; i < sp->naxes; i++)
 		free(sp->axis_names[i]);
 	free(sp->axis_names);
@@ -565,7 +574,10 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 {
 	static const char *const top_keys[] = {"name", "description", "backend", "seed", "topology",
 	                                       "ecmp_ports", "mtu", "jobs", "congestion", "params",
-	                                       "tolerance", "plot", NULL};
+	                                       "tolerance", "plot", "gpu", NULL};
+	static const char *const gpu_keys[] = {"transport", "dtype", "check", "latency",
+	                                       "bandwidth", "congestion", NULL};
+	static const char *const gpu_cong_keys[] = {"pairs", "p", "start_epoch", NULL};
 	static const char *const topo_keys[] = {"type", "hosts", "k", "file", "csv", "aggs_per_tor",
 	                                        "path", "rate", "delay", NULL};
 	static const char *const cong_keys[] = {"external", "degraded_links", NULL};
@@ -622,14 +634,12 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 		snprintf(sp->backend_where, sizeof sp->backend_where, "%s", s->path);
 	}
 
+	/* Without a topology section: a star of as many hosts as the jobs have
+	 * ranks (one switch), which is what the gpu backend's ranks see;
+	 * external flows then have no host to run to. */
 	n = ynode_get(root, "topology");
-	if (!n) {
-		st = fail_at(REACT_EPARSE, err, errlen, root->src, root->line,
-		             "field 'topology': required (e.g. {type: fattree, k: 8})");
-		goto fail;
-	}
-	if ((st = need_map(&w, n, "topology")) != REACT_OK ||
-	    (st = only_keys(&w, n, "topology", topo_keys)) != REACT_OK)
+	if (n && ((st = need_map(&w, n, "topology")) != REACT_OK ||
+	          (st = only_keys(&w, n, "topology", topo_keys)) != REACT_OK))
 		goto fail;
 	T(n, topo_type, "type", "topology", "topology.", VT_TOPO, 1, 0)
 	T(n, topo_hosts, "hosts", "topology", "topology.", VT_INT, 1, 0)
@@ -640,6 +650,13 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 	T(n, topo_path, "path", "topology", "topology.", VT_STR, 1, 0)
 	T(n, topo_rate, "rate", "topology", "topology.", VT_RATE, 1, 0)
 	T(n, topo_delay, "delay", "topology", "topology.", VT_TIME, 1, 0)
+	if (!n) {
+		sp->topo_absent = 1;
+		sp->topo_type.src = root->src;
+		sp->topo_type.line = root->line;
+		if ((st = sv_push(&sp->topo_type, "star")) != REACT_OK)
+			goto fail;
+	}
 	if (!sp->topo_type.n) {
 		st = fail_at(REACT_EPARSE, err, errlen, n->src, n->line,
 		             "field 'topology.type': required; expected %s", type_desc(VT_TOPO));
@@ -699,6 +716,90 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 				             "field 'congestion.degraded_links.rate': required with count");
 				goto fail;
 			}
+		}
+	}
+
+	n = ynode_get(root, "gpu");
+	if (n) {
+		if ((st = need_map(&w, n, "gpu")) != REACT_OK ||
+		    (st = only_keys(&w, n, "gpu", gpu_keys)) != REACT_OK)
+			goto fail;
+	}
+	T(n, gpu_transport, "transport", "gpu", "gpu.", VT_STR, 1, 0)
+	T(n, gpu_dtype, "dtype", "gpu", "gpu.", VT_STR, 1, 0)
+	T(n, gpu_check, "check", "gpu", "gpu.", VT_BOOL, 1, 0)
+	T(n, gpu_latency, "latency", "gpu", "gpu.", VT_TIME, 1, 0)
+	T(n, gpu_bw, "bandwidth", "gpu", "gpu.", VT_RATE, 1, 0)
+	for (size_t i = 0; i < sp->gpu_transport.n; i++) {
+		const char *t = sp->gpu_transport.vals[i];
+		if (strcmp(t, "host") && strcmp(t, "local") && strcmp(t, "nccl")) {
+			st = fail_at(REACT_EINVAL, err, errlen, sp->gpu_transport.src,
+			             sp->gpu_transport.line,
+			             "field 'gpu.transport': expected host, local or nccl, got '%s'", t);
+			goto fail;
+		}
+	}
+	for (size_t i = 0; i < sp->gpu_dtype.n; i++) {
+		static const char *const dts[] = {"float", "half", "bfloat16", "fp32", "fp16", "bf16",
+		                                  NULL};
+		int ok = 0;
+		for (const char *const *d = dts; *d; d++)
+			ok |= !strcmp(*d, sp->gpu_dtype.vals[i]);
+		if (!ok) {
+			st = fail_at(REACT_EINVAL, err, errlen, sp->gpu_dtype.src, sp->gpu_dtype.line,
+			             "field 'gpu.dtype': expected float, half or bfloat16, got '%s'",
+			             sp->gpu_dtype.vals[i]);
+			goto fail;
+		}
+	}
+	{
+		const ynode_t *g = n ? ynode_get(n, "congestion") : NULL;
+		if (g && ((st = need_map(&w, g, "gpu.congestion")) != REACT_OK ||
+		          (st = only_keys(&w, g, "gpu.congestion", gpu_cong_keys)) != REACT_OK))
+			goto fail;
+		T(g, gpu_p, "p", "gpu", "gpu.congestion.", VT_DOUBLE, 1, 0)
+		T(g, gpu_start, "start_epoch", "gpu", "gpu.congestion.", VT_INT, 1, 0)
+		for (size_t i = 0; i < sp->gpu_p.n; i++) {
+			double pv0;
+			sc_parse_double(sp->gpu_p.vals[i], &pv0);
+			if (!(pv0 >= 0 && pv0 < 1)) {
+				st = fail_at(REACT_EINVAL, err, errlen, sp->gpu_p.src, sp->gpu_p.line,
+				             "field 'gpu.congestion.p': expected the fraction of the rate the "
+				             "pairs lose, in [0, 1), got '%s'", sp->gpu_p.vals[i]);
+				goto fail;
+			}
+		}
+		const ynode_t *pr = g ? ynode_get(g, "pairs") : NULL;
+		if (pr) {
+			sp->gpu_pairs_src = pr->src;
+			sp->gpu_pairs_line = pr->line;
+			if (pr->kind != YN_SEQ || pr->n > 4096) {
+				st = fail_at(REACT_EPARSE, err, errlen, pr->src, pr->line,
+				             "field 'gpu.congestion.pairs': expected a list of at most 4096 "
+				             "[src, dst] rank pairs, such as [[3, 4]]");
+				goto fail;
+			}
+			if (pr->n && !(sp->gpu_pairs = calloc(pr->n, sizeof *sp->gpu_pairs))) {
+				st = REACT_ENOMEM;
+				goto fail;
+			}
+			for (size_t i = 0; i < pr->n; i++) {
+				const ynode_t *it = pr->items[i];
+				int64_t a = -1, b = -1;
+				if (it->kind != YN_SEQ || it->n != 2 || it->items[0]->kind != YN_SCALAR ||
+				    it->items[1]->kind != YN_SCALAR ||
+				    sc_parse_int(it->items[0]->str, &a) != REACT_OK ||
+				    sc_parse_int(it->items[1]->str, &b) != REACT_OK || a < 0 || b < 0 ||
+				    a > 65535 || b > 65535 || a == b) {
+					st = fail_at(REACT_EINVAL, err, errlen, it->src, it->line,
+					             "field 'gpu.congestion.pairs[%zu]': expected [src, dst], two "
+					             "distinct ranks >= 0", i);
+					goto fail;
+				}
+				sp->gpu_pairs[i][0] = (int32_t)a;
+				sp->gpu_pairs[i][1] = (int32_t)b;
+			}
+			sp->gpu_npairs = (int32_t)pr->n;
 		}
 	}
 
@@ -766,7 +867,9 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 		                &sp->topo_hosts, &sp->topo_k, &sp->topo_file, &sp->topo_csv,
 		                &sp->topo_aggs, &sp->topo_path, &sp->topo_rate, &sp->topo_delay,
 		                &sp->ext_pairs, &sp->ext_p, &sp->ext_start, &sp->ext_end,
-		                &sp->deg_count, &sp->deg_rate};
+		                &sp->deg_count, &sp->deg_rate, &sp->gpu_transport, &sp->gpu_dtype,
+		                &sp->gpu_check, &sp->gpu_latency, &sp->gpu_bw, &sp->gpu_p,
+		                &sp->gpu_start};
 		for (size_t i = 0; i < sizeof tops / sizeof tops[0]; i++)
 			if (tops[i]->n > 1)
 				all[na++] = tops[i];
@@ -850,7 +953,8 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 				"seed", "backend", "ecmp_ports", "mtu", "type", "hosts", "k", "file", "csv",
 				"aggs_per_tor", "path", "rate", "delay", "congested_pairs", "p", "start", "end",
 				"count", "ranks", "collective", "algorithm", "message", "epochs", "warmup",
-				"compute_gap", "react", "placement", "shared", NULL};
+				"compute_gap", "react", "placement", "shared", "transport", "dtype", "check",
+				"latency", "bandwidth", "start_epoch", NULL};
 			int is_known = strchr(pv[q]->vals[0], '.') != NULL;
 			for (const char *const *k = known; *k; k++)
 				is_known |= !strcmp(*k, pv[q]->vals[0]);
@@ -1150,6 +1254,17 @@ static react_status_t build_topology(const react_scenario_t *s, const pick_t *pk
 	char path[4096];
 	react_status_t st;
 	*out = NULL;
+	if (!strcmp(type, "star") && sp->topo_absent) {
+		int64_t h = 0;
+		for (int32_t j = 0; j < sp->njobs; j++)
+			h += pint(pk, &sp->jobs[j].ranks, 8);
+		st = react_topo_star((int32_t)(h < 2 ? 2 : h), rate, delay, out);
+		if (st != REACT_OK)
+			return fail_at(st, err, errlen, s->path, 1,
+			               "cannot build the default topology (a star of %d hosts): %s",
+			               (int)h, react_status_str(st));
+		return REACT_OK;
+	}
 	if (!strcmp(type, "star")) {
 		if (!sp->topo_hosts.n)
 			return fail_at(REACT_EINVAL, err, errlen, sp->topo_type.src, sp->topo_type.line,
@@ -1239,6 +1354,7 @@ void react_config_destroy(react_config_t *c)
 	free(c->react_on);
 	free(c->params);
 	free(c->warmup);
+	free(c->gpu.pairs);
 	react_topology_destroy(c->topo);
 	free(c);
 }
@@ -1307,6 +1423,27 @@ react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
 	c->run.mtu = (uint32_t)pint(&pk, &sp->mtu, 1500);
 	c->run.seed = c->seed;
 	c->run.njobs = sp->njobs;
+	snprintf(c->gpu.transport, sizeof c->gpu.transport, "%s", pv(&pk, &sp->gpu_transport, "host"));
+	{
+		const char *dt = pv(&pk, &sp->gpu_dtype, "float");
+		snprintf(c->gpu.dtype, sizeof c->gpu.dtype, "%s",
+		         !strcmp(dt, "fp32") ? "float" : !strcmp(dt, "fp16") ? "half"
+		         : !strcmp(dt, "bf16") ? "bfloat16" : dt);
+	}
+	c->gpu.check = 1;
+	sc_parse_bool(pv(&pk, &sp->gpu_check, "true"), &c->gpu.check);
+	c->gpu.latency_s = ptime(&pk, &sp->gpu_latency, 5e-6);
+	c->gpu.bandwidth_Bps = prate(&pk, &sp->gpu_bw, 80e9) / 8;
+	c->gpu.p = 0;
+	sc_parse_double(pv(&pk, &sp->gpu_p, "0"), &c->gpu.p);
+	c->gpu.start_epoch = pint(&pk, &sp->gpu_start, 0);
+	if (sp->gpu_npairs) {
+		if (!(c->gpu.pairs = calloc((size_t)sp->gpu_npairs, sizeof *c->gpu.pairs)))
+			goto fail;
+		memcpy(c->gpu.pairs, sp->gpu_pairs, (size_t)sp->gpu_npairs * sizeof *c->gpu.pairs);
+		c->gpu.npairs = sp->gpu_npairs;
+	}
+	c->run.gpu = &c->gpu;
 	if (!(c->run.jobs = calloc((size_t)sp->njobs, sizeof *c->run.jobs)) ||
 	    !(c->react_on = calloc((size_t)sp->njobs, sizeof *c->react_on)) ||
 	    !(c->params = calloc((size_t)sp->njobs, sizeof *c->params)) ||
@@ -1548,4 +1685,43 @@ fail:
 	free(pool);
 	react_config_destroy(c);
 	return st;
+}
+
+react_status_t react_config_check_backend(const react_scenario_t *s, const react_config_t *c,
+                                          const char *backend, char *err, size_t errlen)
+{
+	const spec_t *sp = s->spec;
+	if (strcmp(backend, "gpu")) {
+		if (c->gpu.npairs && c->gpu.p > 0)
+			return fail_at(REACT_EINVAL, err, errlen, sp->gpu_pairs_src, sp->gpu_pairs_line,
+			               "field 'gpu.congestion': rank-pair congestion is modelled by the "
+			               "gpu backend only; the %s backend models congestion.external and "
+			               "congestion.degraded_links", backend);
+		return REACT_OK;
+	}
+	if (c->run.njobs != 1) {
+		const sv_t *at = &sp->jobs[1].name;
+		return fail_at(REACT_EINVAL, err, errlen, at->src, at->line,
+		               "field 'jobs': the gpu backend runs one job at a time; this scenario "
+		               "has %d", (int)c->run.njobs);
+	}
+	if (c->run.next)
+		return fail_at(REACT_EINVAL, err, errlen, sp->ext_pairs.src, sp->ext_pairs.line,
+		               "field 'congestion.external': the gpu backend cannot model external "
+		               "flows (they need a simulated network); use gpu.congestion (rank-pair "
+		               "congestion) or a simulation backend");
+	if (c->run.ndegraded)
+		return fail_at(REACT_EINVAL, err, errlen, sp->deg_count.src, sp->deg_count.line,
+		               "field 'congestion.degraded_links': the gpu backend cannot model "
+		               "degraded links (they need a simulated network); use gpu.congestion "
+		               "(rank-pair congestion) or a simulation backend");
+	for (int32_t i = 0; i < c->gpu.npairs; i++)
+		if (c->gpu.pairs[i][0] >= c->run.jobs[0].nranks ||
+		    c->gpu.pairs[i][1] >= c->run.jobs[0].nranks)
+			return fail_at(REACT_EINVAL, err, errlen, sp->gpu_pairs_src, sp->gpu_pairs_line,
+			               "field 'gpu.congestion.pairs[%d]': expected ranks below %d (job "
+			               "'%s'), got [%d, %d]", (int)i, (int)c->run.jobs[0].nranks,
+			               c->run.jobs[0].name, (int)c->gpu.pairs[i][0],
+			               (int)c->gpu.pairs[i][1]);
+	return REACT_OK;
 }

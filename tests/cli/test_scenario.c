@@ -192,6 +192,43 @@ Test(scenario, set_overrides)
 	react_scenario_destroy(s);
 }
 
+/* Without a topology: a star of the jobs' ranks; the gpu section resolves
+ * into the configuration, and each backend refuses the congestion it
+ * cannot model, naming the field. */
+Test(scenario, default_topology_and_gpu_section)
+{
+	react_scenario_t *s = parse_ok(JOB "  - name: b\n    ranks: 3\n"
+	                               "gpu:\n  transport: host\n  bandwidth: 40Gbps\n"
+	                               "  congestion: {pairs: [[0, 2], [3, 1]], p: 0.5, start_epoch: 7}\n");
+	react_config_t *c = NULL;
+	char err[1024];
+	cr_assert_eq(react_scenario_config(s, 0, &c, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(c->run.topo->nhosts, 7);
+	cr_assert_str_eq(c->gpu.transport, "host");
+	cr_assert_float_eq(c->gpu.bandwidth_Bps, 5e9, 1);
+	cr_assert_eq(c->gpu.npairs, 2);
+	cr_assert_eq(c->gpu.pairs[1][0], 3);
+	cr_assert_eq(c->gpu.pairs[1][1], 1);
+	cr_assert_float_eq(c->gpu.p, 0.5, 1e-12);
+	cr_assert_eq(c->gpu.start_epoch, 7);
+	cr_assert_eq(c->run.gpu, &c->gpu);
+	/* flow cannot model rank-pair congestion; gpu runs one job */
+	cr_assert_eq(react_config_check_backend(s, c, "flow", err, sizeof err), REACT_EINVAL);
+	cr_assert(strstr(err, "mem.yaml:9: field 'gpu.congestion'"), "%s", err);
+	cr_assert_eq(react_config_check_backend(s, c, "gpu", err, sizeof err), REACT_EINVAL);
+	cr_assert(strstr(err, "mem.yaml:4: field 'jobs': the gpu backend runs one job"), "%s", err);
+	react_config_destroy(c);
+	react_scenario_destroy(s);
+	/* external flows on gpu */
+	s = parse_ok(BASE JOB "congestion:\n  external: {congested_pairs: 2, p: 3}\n");
+	cr_assert_eq(react_scenario_config(s, 0, &c, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(react_config_check_backend(s, c, "flow", err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(react_config_check_backend(s, c, "gpu", err, sizeof err), REACT_EINVAL);
+	cr_assert(strstr(err, "mem.yaml:6: field 'congestion.external'"), "%s", err);
+	react_config_destroy(c);
+	react_scenario_destroy(s);
+}
+
 Test(scenario, errors_name_file_and_line)
 {
 	parse_fails(BASE JOB "    colour: red\n", "bad.yaml:5:", "unknown field 'colour'");
@@ -204,7 +241,12 @@ Test(scenario, errors_name_file_and_line)
 	            "allgather tree");
 	parse_fails(BASE JOB "    algorithm: bogus\n", "bad.yaml:5:", "algorithm");
 	parse_fails("topology: {type: torus}\n" JOB, "bad.yaml:1:", "topology type");
-	parse_fails(JOB, "bad.yaml:1:", "topology");
+	parse_fails("topology: [star]\n" JOB, "bad.yaml:1:", "topology");
+	parse_fails(JOB "gpu: {transport: tcp}\n", "bad.yaml:4:", "gpu.transport");
+	parse_fails(JOB "gpu: {congestion: {p: 1}}\n", "bad.yaml:4:", "gpu.congestion.p");
+	parse_fails(JOB "gpu: {congestion: {pairs: [[1, 1]]}}\n", "bad.yaml:4:",
+	            "gpu.congestion.pairs[0]");
+	parse_fails(JOB "gpu: {colour: red}\n", "bad.yaml:4:", "unknown field 'colour' in gpu");
 	parse_fails(BASE, "bad.yaml:1:", "jobs");
 	parse_fails(BASE JOB "    react: maybe\n", "bad.yaml:5:", "true or false");
 	parse_fails(BASE JOB "  - name: a\n    ranks: 2\n", "bad.yaml:5:", "no other job");

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The numbers of a congested react-gpu run on the host transport, not only
-# its exit status: gpu-runtime/scenarios/host-slow-link.yaml (8-rank ring
+# its exit status: scenarios/gpu/host-slow-link.yaml (8-rank ring
 # AllReduce of 256 KiB, 80 epochs, warm-up 20; from epoch 10 the link 3 -> 4
 # keeps 10 % of its rate), baseline then REACT.
 #   epochs.csv  the header; epochs 0..79 of each run in order; every epoch's

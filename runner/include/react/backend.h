@@ -48,6 +48,25 @@ typedef struct react_degraded_link {
 	double rate_bps;           /* new rate, both directions */
 } react_degraded_link_t;
 
+/* The gpu backend's section (`gpu:` in a scenario, docs/gpu.md): which
+ * transport runs the job, and its congestion model.  Rank-pair congestion:
+ * from epoch start_epoch on, every path src -> dst of pairs keeps (1 - p) of
+ * its rate (host transport: the synthetic link; local and nccl: p x message
+ * bytes of background traffic between the two ranks beside every epoch).
+ * The simulators model external flows and degraded links instead, and
+ * refuse rank-pair congestion (react_config_check_backend). */
+typedef struct react_gpu_cfg {
+	char transport[8];         /* "host", "local", "nccl" */
+	char dtype[12];            /* "float", "half", "bfloat16" */
+	int check;                 /* 1: every epoch's output is compared with the expected one */
+	double latency_s;          /* host transport: per-flow latency of every link */
+	double bandwidth_Bps;      /* host transport: bytes per second of every link */
+	int32_t npairs;
+	int32_t (*pairs)[2];       /* npairs [src rank, dst rank] pairs */
+	double p;                  /* fraction of the rate the pairs lose, [0, 1) */
+	int64_t start_epoch;
+} react_gpu_cfg_t;
+
 typedef struct react_run_cfg {
 	const react_topology_t *topo;
 	int32_t njobs;
@@ -59,6 +78,7 @@ typedef struct react_run_cfg {
 	int32_t ecmp_ports;        /* connections (source ports) per logical flow, 4 */
 	uint32_t mtu;              /* bytes, ns-3 only (1500 or 9000) */
 	uint64_t seed;             /* ECMP port choice and hashing */
+	const react_gpu_cfg_t *gpu;/* the gpu backend's section (NULL: its defaults) */
 } react_run_cfg_t;
 
 /* What a backend reports at the end of one epoch of one job. */
@@ -81,7 +101,7 @@ typedef struct react_driver_cb {
 } react_driver_cb_t;
 
 typedef struct react_backend_ops {
-	const char *name; /* "flow", "ns3" */
+	const char *name; /* "flow", "dctcp", "ns3", "gpu" */
 	/* Run the whole scenario, calling cb at each epoch boundary.  err gets a
 	 * readable reason on failure. */
 	react_status_t (*run)(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,

@@ -101,12 +101,22 @@ typedef struct react_config {
 	react_params_t *params;   /* per job; seed = configuration seed + job index
 	                           * unless react.seed is given */
 	int64_t *warmup;          /* per job: epochs left out of the summaries */
+	react_gpu_cfg_t gpu;      /* the `gpu` section (run.gpu points to it; pairs owned) */
 } react_config_t;
 
 /* Resolve configuration `index` (< nconfigs).  out: the new configuration. */
 react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
                                      react_config_t **out, char *err, size_t errlen);
 void react_config_destroy(react_config_t *c);
+
+/* Whether backend `backend` ("flow", "dctcp", "ns3", "gpu") models every
+ * congestion field configuration c uses: the simulators model external
+ * flows and degraded links (congestion:), the gpu backend rank-pair
+ * congestion (gpu.congestion) and one job.  A field a backend cannot model
+ * is an error naming the file, line and field (REACT_EINVAL), never
+ * silently ignored. */
+react_status_t react_config_check_backend(const react_scenario_t *s, const react_config_t *c,
+                                          const char *backend, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }
