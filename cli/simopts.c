@@ -74,7 +74,7 @@ react_scenario_t *cli_load_scenario(const char *cmd, const common_opts_t *o)
 
 /* The backend of configuration cfg: --backend wins over the scenario. */
 const react_backend_ops_t *cli_backend_of(const char *cmd, const react_scenario_t *s,
-                                          const common_opts_t *o, const react_config_t *cfg)
+                                          const common_opts_t *o, react_config_t *cfg)
 {
 	char err[1024], where[700];
 	const char *name = o->backend ? o->backend : cfg->backend;
@@ -92,6 +92,10 @@ const react_backend_ops_t *cli_backend_of(const char *cmd, const react_scenario_
 		fprintf(stderr, "react %s: %s (backend %s)\n", cmd, err, b->name);
 		return NULL;
 	}
+	/* the backend that runs it, --backend included, is what the run's
+	 * config.txt and fingerprint record: a sweep resumed with another
+	 * backend reruns its configurations */
+	snprintf(cfg->backend, sizeof cfg->backend, "%s", b->name);
 	return b;
 }
 

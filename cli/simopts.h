@@ -24,9 +24,11 @@ int cli_common_opt(const char *cmd, common_opts_t *o, int argc, char **argv, int
 react_scenario_t *cli_load_scenario(const char *cmd, const common_opts_t *o);
 /* The backend of a configuration: --backend wins over the scenario's field;
  * NULL after printing the error, also when the configuration uses congestion
- * the backend cannot model (react_config_check_backend). */
+ * the backend cannot model (react_config_check_backend).  cfg->backend
+ * becomes the chosen backend's name (what config.txt and the fingerprint
+ * record). */
 const react_backend_ops_t *cli_backend_of(const char *cmd, const react_scenario_t *s,
-                                          const common_opts_t *o, const react_config_t *cfg);
+                                          const common_opts_t *o, react_config_t *cfg);
 /* An integer >= min for option opt; -1 after printing the error. */
 int cli_parse_count(const char *cmd, const char *opt, const char *v, long *out, long min);
 /* The header of `react run`: scenario, configuration, topology, jobs and

@@ -141,6 +141,23 @@ static uint64_t config_fp(const react_config_t *cfg, int with_params)
 	fnv_i64(&f, r->ecmp_ports);
 	fnv_i64(&f, r->mtu);
 	fnv_i64(&f, (int64_t)r->seed);
+	if (!strcmp(cfg->backend, "gpu")) {
+		/* the gpu backend's section (the simulators do not read it, so
+		 * their fingerprints leave it out and stay as they were) */
+		const react_gpu_cfg_t *g = &cfg->gpu;
+		fnv_str(&f, g->transport);
+		fnv_str(&f, g->dtype);
+		fnv_i64(&f, g->check);
+		fnv_dbl(&f, g->latency_s);
+		fnv_dbl(&f, g->bandwidth_Bps);
+		fnv_i64(&f, g->npairs);
+		for (int32_t i = 0; i < g->npairs; i++) {
+			fnv_i64(&f, g->pairs[i][0]);
+			fnv_i64(&f, g->pairs[i][1]);
+		}
+		fnv_dbl(&f, g->p);
+		fnv_i64(&f, g->start_epoch);
+	}
 	return f.h;
 }
 
@@ -663,6 +680,16 @@ static char *config_text(const react_config_t *cfg)
 	sb_printf(&b, "topology %s nodes %d hosts %d links %d\n", r->topo->name, (int)r->topo->nnodes,
 	          (int)r->topo->nhosts, (int)r->topo->nlinks);
 	sb_printf(&b, "ecmp_ports %d mtu %u\n", (int)r->ecmp_ports, (unsigned)r->mtu);
+	if (!strcmp(cfg->backend, "gpu")) {
+		const react_gpu_cfg_t *g = &cfg->gpu;
+		sb_printf(&b, "gpu transport %s dtype %s check %d latency_s %.17g bandwidth_Bps %.17g "
+		              "congestion p %.17g start_epoch %" PRId64 " pairs",
+		          g->transport, g->dtype, g->check, g->latency_s, g->bandwidth_Bps, g->p,
+		          g->start_epoch);
+		for (int32_t i = 0; i < g->npairs; i++)
+			sb_printf(&b, " %d-%d", (int)g->pairs[i][0], (int)g->pairs[i][1]);
+		sb_printf(&b, "\n");
+	}
 	for (int32_t j = 0; j < r->njobs; j++) {
 		const react_job_cfg_t *jc = &r->jobs[j];
 		sb_printf(&b, "job %s ranks %d %s %s message %" PRIu64 " epochs %" PRId64

@@ -13,6 +13,8 @@
 #     the run directory holds the decision log with the change;
 #   - react regress over a copy of the run reruns it identically
 #     (deterministic virtual time);
+#   - a sweep resumed with another --backend or another gpu section runs
+#     its configurations again (the fingerprint has both);
 #   - a congestion field the backend cannot model is an error naming the
 #     file, line and field, exit 2, nothing written: external flows on gpu,
 #     rank-pair congestion on flow, two jobs on gpu.
@@ -80,6 +82,18 @@ mkdir -p "$T/reg" && cp "$S" "$T/reg/"
 "$R" regress "$T/reg" --stored "$T/store" --update --quiet >"$T/reg.out" 2>&1 &&
 	"$R" regress "$T/reg" --stored "$T/store" --quiet >>"$T/reg.out" 2>&1 &&
 	grep -q "identical" "$T/reg.out" || fail "react regress: $(cat "$T/reg.out")"
+
+# a sweep resumed with another backend or another gpu section reruns
+sw() { "$R" sweep "$@" --quiet 2>&1 | grep -o "[0-9]* run now, [0-9]* already done"; }
+SD="$SRC/scenarios/regress/ring-dctcp.yaml"
+a=$(sw "$SD" --set seed=1 --backend flow -o "$T/sw1"); b=$(sw "$SD" --set seed=1 --backend dctcp -o "$T/sw1")
+c=$(sw "$SD" --set seed=1 --backend dctcp -o "$T/sw1")
+[ "$a" = "1 run now, 0 already done" ] && [ "$b" = "1 run now, 0 already done" ] &&
+	[ "$c" = "0 run now, 1 already done" ] && grep -q "^backend dctcp" "$T/sw1/runs/c0000/config.txt" ||
+	fail "resume across --backend: '$a' / '$b' / '$c'"
+a=$(sw "$S" -o "$T/sw2"); b=$(sw "$S" --set gpu.bandwidth=40Gbps -o "$T/sw2")
+[ "$a" = "1 run now, 0 already done" ] && [ "$b" = "1 run now, 0 already done" ] ||
+	fail "resume across gpu sections: '$a' / '$b'"
 
 # congestion a backend cannot model: named, exit 2, nothing written
 "$R" run "$S" --backend flow -o "$T/e1" >"$T/e1.out" 2>&1; rc=$?
