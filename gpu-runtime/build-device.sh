@@ -25,11 +25,11 @@ if [ ! -f /usr/include/gsl/gsl_math.h ] || [ ! -f /usr/include/yaml.h ]; then
 fi
 CF="-std=c11 -O2 -g -Wall -Wextra -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
  -DREACT_HAVE_CUDA -DREACT_HAVE_NCCL -DREACT_HAVE_MPI \
- -Icontroller/include -Iio/include -Igpu-runtime/include -Igpu-runtime/src -I$CUDA/include -I$NCCL/include $DEPS_INC"
+ -Icontroller/include -Iio/include -Irunner/include -Isim/include -Icli -Igpu-runtime/include -Igpu-runtime/src -I$CUDA/include -I$NCCL/include $DEPS_INC"
 echo "build-device.sh: NCCL from $NCCL, nvcc $("$CUDA/bin/nvcc" --version | tail -1)"
 "$CUDA/bin/nvcc" -arch=sm_90 -O3 -Igpu-runtime/src -c gpu-runtime/src/kernels.cu -o "$OUT/obj/kernels.o"
 objs="$OUT/obj/kernels.o"
-for f in controller/src/pattern/*.c controller/src/ctl/*.c io/src/units.c gpu-runtime/src/*.c; do
+for f in controller/src/pattern/*.c controller/src/ctl/*.c io/src/units.c cli/progress.c gpu-runtime/src/*.c; do
 	o="$OUT/obj/$(echo "$f" | tr '/' '_' | sed 's/\.c$/.o/')"
 	mpicc $CF -c "$f" -o "$o" &
 	objs="$objs $o"

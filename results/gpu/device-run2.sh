@@ -12,11 +12,11 @@ exec "$@"
 X
 chmod +x /tmp/w.sh
 MR="mpirun --allow-run-as-root --oversubscribe"
-{ timeout 120 $B run gpu-runtime/scenarios/local-congested.yaml --out /tmp/lc; echo "rc=$?"; } > $O/run_local.txt 2>&1
+{ timeout 120 $B run scenarios/gpu/local-congested.yaml --out /tmp/lc; echo "rc=$?"; } > $O/run_local.txt 2>&1
 cp /tmp/lc/epochs.csv $O/local_epochs.csv; cp /tmp/lc/decisions.jsonl $O/local_decisions.jsonl
 cat $O/run_local.txt
 { echo "== run nccl np 4"
-  timeout 120 $MR -np 4 /tmp/w.sh $B run gpu-runtime/scenarios/nccl-loopback.yaml --transport nccl --out /tmp/nl; echo "rc=$?"
+  timeout 120 $MR -np 4 /tmp/w.sh $B run scenarios/gpu/nccl-loopback.yaml --transport nccl --out /tmp/nl; echo "rc=$?"
   for c in pair single; do for p in ring tree; do
     echo "== flows np 4 $c $p"; timeout 60 $MR -np 4 /tmp/w.sh $B flows --transport nccl --nccl-comms $c --pattern $p --bytes 16M --epochs 5; done; done
   echo "== hang: rank 2 stops at epoch 3, timeout 10 s"; date +%s.%N

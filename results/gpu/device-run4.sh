@@ -13,6 +13,6 @@ grep FAILED $O/local_check.txt
   timeout 60 $B flows --transport local --ranks 8 --pattern ring --bytes 64M
   timeout 60 $B switch --transport local --ranks 8 --bytes 64M; } > $O/costs.txt 2>&1
 cat $O/costs.txt
-{ timeout 120 $B run gpu-runtime/scenarios/local-congested.yaml --out /tmp/lc; echo "rc=$?"; } > $O/run_local.txt 2>&1
+{ timeout 120 $B run scenarios/gpu/local-congested.yaml --out /tmp/lc; echo "rc=$?"; } > $O/run_local.txt 2>&1
 cp /tmp/lc/epochs.csv $O/local_epochs.csv; cp /tmp/lc/decisions.jsonl $O/local_decisions.jsonl
 cat $O/run_local.txt

@@ -12,7 +12,7 @@ X
 chmod +x /tmp/w.sh
 MR="mpirun --allow-run-as-root --oversubscribe"
 { for s in nccl-congested nccl-loopback; do echo "== $s"
-  timeout 150 $MR -np 4 /tmp/w.sh $B run gpu-runtime/scenarios/$s.yaml --transport nccl --out /tmp/$s; echo "rc=$?"; done
+  timeout 150 $MR -np 4 /tmp/w.sh $B run scenarios/gpu/$s.yaml --transport nccl --out /tmp/$s; echo "rc=$?"; done
 } > $O/nccl_runs.txt 2>&1
 cp /tmp/nccl-congested/epochs.csv $O/nccl_congested_epochs.csv; cp /tmp/nccl-congested/decisions.jsonl $O/nccl_congested_decisions.jsonl
 grep -v "^NCCL version" $O/nccl_runs.txt
