@@ -83,9 +83,12 @@ static void run_progress(void *ctx, react_run_mode_t mode, const react_epoch_rep
 void cli_print_config(const react_scenario_t *s, const react_config_t *cfg, const char *be)
 {
 	const react_run_cfg_t *r = &cfg->run;
-	printf("scenario %s, configuration %zu of %zu%s%s (backend %s, seed %" PRIu64 ")\n",
+	printf("scenario %s, configuration %zu of %zu%s%s (backend %s, seed %" PRIu64,
 	       react_scenario_name(s), cfg->index, react_scenario_nconfigs(s),
 	       cfg->key[0] ? ": " : "", cfg->key, be, cfg->seed);
+	if (r->seed != cfg->seed)
+		printf(", ecmp_seed %" PRIu64, r->seed);
+	printf(")\n");
 	int gpu = !strcmp(be, "gpu");
 	if (gpu) {
 		const react_gpu_cfg_t *g = &cfg->gpu;
@@ -107,12 +110,14 @@ void cli_print_config(const react_scenario_t *s, const react_config_t *cfg, cons
 	}
 	for (int32_t j = 0; j < r->njobs; j++) {
 		const react_job_cfg_t *jc = &r->jobs[j];
-		printf("job %s: %d ranks, %s %s, %.6g MB, %" PRId64 " epochs (warm-up %" PRId64
+		printf("job %s: %d ranks, %s %s%s%s, %.6g MB, %" PRId64 " epochs (warm-up %" PRId64
 		       "), REACT %s%s",
 		       jc->name, (int)jc->nranks, react_collective_name(jc->collective),
-		       react_algorithm_name(jc->algorithm), (double)jc->message_bytes / 1e6,
-		       jc->epochs, cfg->warmup[j], cfg->react_on[j] ? "on" : "off",
-		       gpu ? "" : "; hosts");
+		       react_algorithm_name(jc->algorithm),
+		       cfg->pattern && cfg->pattern[j] ? " from pattern file " : "",
+		       cfg->pattern && cfg->pattern[j] ? cfg->pattern_file[j] : "",
+		       (double)jc->message_bytes / 1e6, jc->epochs, cfg->warmup[j],
+		       cfg->react_on[j] ? "on" : "off", gpu ? "" : "; hosts");
 		for (int32_t k = 0; k < jc->nranks && !gpu; k++)
 			printf(" %d", (int)jc->hosts[k]);
 		printf("\n");

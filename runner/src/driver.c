@@ -370,6 +370,8 @@ react_status_t react_run_pair(const react_backend_ops_t *be, const react_config_
 	memset(&ob, 0, sizeof ob);
 	ob.params = cfg->params;
 	ob.warmup = cfg->warmup;
+	/* jobs with a pattern file: the baseline runs it, REACT starts from it */
+	ob.fixed = (const react_pattern_t *const *)cfg->pattern;
 	orr = ob;
 	orr.react_on = cfg->react_on;
 	orr.decision_log = opts ? opts->decision_log : NULL;

@@ -1760,8 +1760,12 @@ static react_status_t search_impl(const react_backend_ops_t *be, const react_con
 		snprintf(res->jobs[j].name, sizeof res->jobs[j].name, "%s", jc->name);
 		res->jobs[j].searched = cfg->react_on[j] != 0;
 		c.nsearched += cfg->react_on[j] != 0;
-		st = react_pattern_generate(jc->collective, jc->algorithm, jc->nranks, jc->message_bytes,
-		                            &c.owned[j]);
+		/* the job's pattern: its pattern file's, else the generated one */
+		if (cfg->pattern && cfg->pattern[j])
+			st = react_pattern_clone(cfg->pattern[j], &c.owned[j]);
+		else
+			st = react_pattern_generate(jc->collective, jc->algorithm, jc->nranks,
+			                            jc->message_bytes, &c.owned[j]);
 		if (st != REACT_OK) {
 			snprintf(err, errlen, "oracle: job '%s': no pattern for %s %s with %d ranks: %s",
 			         jc->name, react_collective_name(jc->collective),

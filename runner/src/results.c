@@ -112,6 +112,12 @@ static uint64_t config_fp(const react_config_t *cfg, int with_params)
 		fnv_dbl(&f, jc->start_s);
 		fnv_i64(&f, cfg->react_on[j]);
 		fnv_i64(&f, cfg->warmup[j]);
+		/* a pattern file's pattern (absent for generated ones, so that their
+		 * fingerprints stay what they were) */
+		if (cfg->pattern && cfg->pattern[j]) {
+			fnv_str(&f, "pattern");
+			fnv_i64(&f, (int64_t)react_pattern_hash(cfg->pattern[j]));
+		}
 		if (!with_params)
 			continue;
 		/* every parameter of the controller's table, by name and value */
@@ -700,7 +706,13 @@ static char *config_text(const react_config_t *cfg)
 		for (int32_t k = 0; k < jc->nranks; k++)
 			sb_printf(&b, " %d", (int)jc->hosts[k]);
 		sb_printf(&b, "\n");
+		if (cfg->pattern && cfg->pattern[j])
+			sb_printf(&b, "pattern %s file %s hash %016" PRIx64 "\n", jc->name,
+			          cfg->pattern_file && cfg->pattern_file[j] ? cfg->pattern_file[j] : "?",
+			          react_pattern_hash(cfg->pattern[j]));
 	}
+	if (r->seed != cfg->seed)
+		sb_printf(&b, "ecmp_seed %" PRIu64 "\n", r->seed);
 	for (size_t i = 0; i < r->next; i++)
 		sb_printf(&b, "external %d -> %d x %d\n", (int)r->ext[i].src_host,
 		          (int)r->ext[i].dst_host, (int)r->ext[i].count);
@@ -768,8 +780,12 @@ react_status_t react_run_dir_make(const char *out, const react_scenario_t *s,
 			const react_job_cfg_t *jc = &cfg->run.jobs[j];
 			react_pattern_t *p0 = NULL;
 			snprintf(tp, sizeof tp, "%s/pattern-%s.json", tmp, jc->name);
-			st = react_pattern_generate(jc->collective, jc->algorithm, jc->nranks,
-			                            jc->message_bytes, &p0);
+			/* the initial pattern: the job's pattern file's, or the generated one */
+			if (cfg->pattern && cfg->pattern[j])
+				st = react_pattern_clone(cfg->pattern[j], &p0);
+			else
+				st = react_pattern_generate(jc->collective, jc->algorithm, jc->nranks,
+				                            jc->message_bytes, &p0);
 			if (st == REACT_OK)
 				st = react_pattern_write_json_path(p0, tp, err, errlen);
 			react_pattern_destroy(p0);

@@ -12,7 +12,9 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "react/check.h"
 #include "react/generators.h"
+#include "react/pattern_io.h"
 #include "react/scenario.h"
 #include "react/units.h"
 #include "scenario_internal.h"
@@ -50,6 +52,7 @@ enum { PL_SCALAR = 0, PL_HOSTS, PL_OVERLAP, PL_START };
 
 typedef struct job_spec {
 	sv_t name, ranks, collective, algorithm, message, epochs, warmup, compute_gap, start, react;
+	sv_t pattern;             /* a pattern file instead of a generated algorithm */
 	int pl_form;
 	sv_t placement;           /* PL_SCALAR: random | contiguous */
 	int32_t *hosts;           /* PL_HOSTS */
@@ -89,6 +92,7 @@ static void param_defs_init(void)
 
 typedef struct spec {
 	sv_t name, backend, seed, ecmp_ports, mtu, tolerance, description;
+	sv_t ecmp_seed;           /* the backend's ECMP draws; absent: seed */
 	sv_t topo_type, topo_hosts, topo_k, topo_file, topo_csv, topo_aggs, topo_path, topo_rate,
 	    topo_delay;
 	int32_t njobs;
@@ -371,7 +375,8 @@ static void spec_free(spec_t *sp)
 	                &sp->topo_rate, &sp->topo_delay, &sp->ext_job, &sp->ext_pairs, &sp->ext_p,
 	                &sp->ext_start, &sp->ext_end, &sp->deg_count, &sp->deg_rate, &sp->plot_x,
 	                &sp->plot_series, &sp->plot_also, &sp->gpu_transport, &sp->gpu_dtype,
-	                &sp->gpu_check, &sp->gpu_latency, &sp->gpu_bw, &sp->gpu_p, &sp->gpu_start};
+	                &sp->gpu_check, &sp->gpu_latency, &sp->gpu_bw, &sp->gpu_p, &sp->gpu_start,
+	                &sp->ecmp_seed};
 	for (size_t i = 0; i < sizeof tops / sizeof tops[0]; i++)
 		sv_clear(tops[i]);
 	for (size_t i = 0; i < NPARAMS; i++)
@@ -380,7 +385,7 @@ static void spec_free(spec_t *sp)
 		job_spec_t *js = &sp->jobs[j];
 		sv_t *f[] = {&js->name, &js->ranks, &js->collective, &js->algorithm, &js->message,
 		             &js->epochs, &js->warmup, &js->compute_gap, &js->start, &js->react,
-		             &js->placement, &js->overlap, &js->shared, &js->pl_start};
+		             &js->placement, &js->overlap, &js->shared, &js->pl_start, &js->pattern};
 		for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 			sv_clear(f[i]);
 		free(js->hosts);
@@ -419,7 +424,7 @@ static react_status_t walk_job(walk_t *w, const ynode_t *jn, int32_t j)
 {
 	static const char *const keys[] = {"name", "ranks", "placement", "collective", "algorithm",
 	                                   "message", "epochs", "warmup", "compute_gap", "start",
-	                                   "react", NULL};
+	                                   "react", "pattern", NULL};
 	static const char *const plkeys[] = {"hosts", "overlap", "shared", "start", NULL};
 	spec_t *sp = w->sp;
 	job_spec_t *js = &sp->jobs[j];
@@ -462,7 +467,30 @@ static react_status_t walk_job(walk_t *w, const ynode_t *jn, int32_t j)
 	F(compute_gap, "compute_gap", VT_TIME, 0)
 	F(start, "start", VT_TIME, 0)
 	F(react, "react", VT_BOOL, 0)
+	F(pattern, "pattern", VT_STR, 0)
 #undef F
+	/* A pattern file replaces the generated algorithm.  Both in the file is
+	 * an error; one of them given with --set replaces the other, so that
+	 * --set jobs.0.pattern=F works on a job that names its algorithm. */
+	if (js->pattern.n && js->algorithm.n) {
+		int ps = !strncmp(js->pattern.src, "--set ", 6);
+		int as = !strncmp(js->algorithm.src, "--set ", 6);
+		if (ps && !as) {
+			sv_clear(&js->algorithm);
+		} else if (as && !ps) {
+			sv_clear(&js->pattern);
+		} else {
+			char aw[600];
+			where_of(js->algorithm.src, js->algorithm.line, aw, sizeof aw);
+			return fail_at(REACT_EINVAL, w->err, w->errlen, js->pattern.src, js->pattern.line,
+			               "field '%s': a job runs either a pattern file or a generated "
+			               "algorithm, not both (field '%s' at %s); remove one",
+			               js->pattern.path, js->algorithm.path, aw);
+		}
+	}
+	if (js->pattern.n)
+		return REACT_OK; /* ranks, collective and message are checked against the file
+		                  * when a configuration is resolved */
 	const ynode_t *pl = ynode_get(jn, "placement");
 	js->pl_form = PL_SCALAR;
 	if (pl && pl->kind == YN_MAP) {
@@ -574,7 +602,7 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 {
 	static const char *const top_keys[] = {"name", "description", "backend", "seed", "topology",
 	                                       "ecmp_ports", "mtu", "jobs", "congestion", "params",
-	                                       "tolerance", "plot", "gpu", NULL};
+	                                       "tolerance", "plot", "gpu", "ecmp_seed", NULL};
 	static const char *const gpu_keys[] = {"transport", "dtype", "check", "latency",
 	                                       "bandwidth", "congestion", NULL};
 	static const char *const gpu_cong_keys[] = {"pairs", "p", "start_epoch", NULL};
@@ -604,6 +632,7 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 	T(root, description, "description", "", "", VT_STR, 0, 0)
 	T(root, backend, "backend", "", "", VT_STR, 1, 0)
 	T(root, seed, "seed", "", "", VT_INT, 1, 0)
+	T(root, ecmp_seed, "ecmp_seed", "", "", VT_INT, 1, 0)
 	T(root, ecmp_ports, "ecmp_ports", "", "", VT_INT, 1, 1)
 	T(root, mtu, "mtu", "", "", VT_INT, 1, 64)
 	T(root, tolerance, "tolerance", "", "", VT_DOUBLE, 0, 0)
@@ -869,7 +898,7 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 		                &sp->ext_pairs, &sp->ext_p, &sp->ext_start, &sp->ext_end,
 		                &sp->deg_count, &sp->deg_rate, &sp->gpu_transport, &sp->gpu_dtype,
 		                &sp->gpu_check, &sp->gpu_latency, &sp->gpu_bw, &sp->gpu_p,
-		                &sp->gpu_start};
+		                &sp->gpu_start, &sp->ecmp_seed};
 		for (size_t i = 0; i < sizeof tops / sizeof tops[0]; i++)
 			if (tops[i]->n > 1)
 				all[na++] = tops[i];
@@ -880,7 +909,7 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 			job_spec_t *js = &sp->jobs[j];
 			sv_t *f[] = {&js->ranks, &js->collective, &js->algorithm, &js->message,
 			             &js->epochs, &js->warmup, &js->compute_gap, &js->start, &js->react,
-			             &js->placement, &js->shared, &js->pl_start};
+			             &js->placement, &js->shared, &js->pl_start, &js->pattern};
 			for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 				if (f[i]->n > 1 && na < sizeof all / sizeof all[0])
 					all[na++] = f[i];
@@ -954,7 +983,7 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 				"aggs_per_tor", "path", "rate", "delay", "congested_pairs", "p", "start", "end",
 				"count", "ranks", "collective", "algorithm", "message", "epochs", "warmup",
 				"compute_gap", "react", "placement", "shared", "transport", "dtype", "check",
-				"latency", "bandwidth", "start_epoch", NULL};
+				"latency", "bandwidth", "start_epoch", "pattern", "ecmp_seed", NULL};
 			int is_known = strchr(pv[q]->vals[0], '.') != NULL;
 			for (const char *const *k = known; *k; k++)
 				is_known |= !strcmp(*k, pv[q]->vals[0]);
@@ -1244,7 +1273,8 @@ static void resolve_path(const react_scenario_t *s, const sv_t *sv, const char *
 }
 
 static react_status_t build_topology(const react_scenario_t *s, const pick_t *pk,
-                                     react_topology_t **out, char *err, size_t errlen)
+                                     react_pattern_t *const *pattern, react_topology_t **out,
+                                     char *err, size_t errlen)
 {
 	const spec_t *sp = s->spec;
 	const char *type = pv(pk, &sp->topo_type, "fattree");
@@ -1257,7 +1287,7 @@ static react_status_t build_topology(const react_scenario_t *s, const pick_t *pk
 	if (!strcmp(type, "star") && sp->topo_absent) {
 		int64_t h = 0;
 		for (int32_t j = 0; j < sp->njobs; j++)
-			h += pint(pk, &sp->jobs[j].ranks, 8);
+			h += pint(pk, &sp->jobs[j].ranks, pattern[j] ? pattern[j]->nranks : 8);
 		st = react_topo_star((int32_t)(h < 2 ? 2 : h), rate, delay, out);
 		if (st != REACT_OK)
 			return fail_at(st, err, errlen, s->path, 1,
@@ -1338,10 +1368,75 @@ static react_status_t build_topology(const react_scenario_t *s, const pick_t *pk
 	return REACT_OK;
 }
 
+/* The job's `pattern` file: read (react_pattern_read_json) and checked
+ * (react_pattern_check).  Errors name the scenario file, the line of the
+ * field and the pattern file's own error.  out: the pattern (owned by the
+ * caller); file: the field's value as written (malloc'd). */
+static react_status_t read_job_pattern(const react_scenario_t *s, const pick_t *pk,
+                                       const job_spec_t *js, react_pattern_t **out, char **file,
+                                       char *err, size_t errlen)
+{
+	const sv_t *sv = &js->pattern;
+	const char *rel = pv(pk, sv, "");
+	char path[4096], perr[1024] = "";
+	react_check_result_t cr;
+	react_status_t st;
+
+	*out = NULL;
+	resolve_path(s, sv, rel, path, sizeof path);
+	st = react_pattern_read_json(path, out, perr, sizeof perr);
+	if (st == REACT_OK && (st = react_pattern_check(*out, &cr)) != REACT_OK) {
+		if (st == REACT_ESEMANTIC)
+			snprintf(perr, sizeof perr, "%.600s: fails the semantic check: %s", path,
+			         cr.message);
+		else
+			snprintf(perr, sizeof perr, "%.600s: cannot be checked: %s", path,
+			         react_status_str(st));
+	}
+	if (st != REACT_OK) {
+		react_pattern_destroy(*out);
+		*out = NULL;
+		if (st == REACT_EIO && strcmp(path, rel))
+			return fail_at(st, err, errlen, sv->src, sv->line,
+			               "field '%s': %s (a relative path is relative to the scenario's "
+			               "directory, %s)", sv->path, perr[0] ? perr : react_status_str(st),
+			               s->dir);
+		return fail_at(st, err, errlen, sv->src, sv->line, "field '%s': %s", sv->path,
+		               perr[0] ? perr : react_status_str(st));
+	}
+	if (!(*file = strdup(rel))) {
+		react_pattern_destroy(*out);
+		*out = NULL;
+		return REACT_ENOMEM;
+	}
+	return REACT_OK;
+}
+
+/* A job field given beside a pattern file must agree with the file. */
+static react_status_t pattern_mismatch(char *err, size_t errlen, const sv_t *at, const sv_t *psv,
+                                       const char *file, const char *what, const char *job_val,
+                                       const char *file_val)
+{
+	char pw[600];
+	where_of(psv->src, psv->line, pw, sizeof pw);
+	return fail_at(REACT_EINVAL, err, errlen, at->src, at->line,
+	               "field '%s': the job says %s, its pattern file %s (field '%s' at %s) has %s "
+	               "%s; leave the field out to take the file's", at->path, job_val, file,
+	               psv->path, pw, what, file_val);
+}
+
 void react_config_destroy(react_config_t *c)
 {
 	if (!c)
 		return;
+	if (c->pattern)
+		for (int32_t j = 0; j < c->run.njobs; j++)
+			react_pattern_destroy(c->pattern[j]);
+	if (c->pattern_file)
+		for (int32_t j = 0; j < c->run.njobs; j++)
+			free(c->pattern_file[j]);
+	free(c->pattern);
+	free(c->pattern_file);
 	for (size_t i = 0; i < c->naxes; i++)
 		free(c->axis_value[i]);
 	free(c->axis_value);
@@ -1414,14 +1509,25 @@ react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
 	snprintf(c->backend, sizeof c->backend, "%s", pv(&pk, &sp->backend, "flow"));
 	c->seed = (uint64_t)pint(&pk, &sp->seed, 1);
 
-	if ((st = build_topology(s, &pk, &c->topo, err, errlen)) != REACT_OK)
+	/* the jobs' pattern files first: their ranks size a default topology */
+	c->run.njobs = sp->njobs;
+	if (!(c->pattern = calloc((size_t)sp->njobs, sizeof *c->pattern)) ||
+	    !(c->pattern_file = calloc((size_t)sp->njobs, sizeof *c->pattern_file)))
+		goto fail;
+	for (int32_t j = 0; j < sp->njobs; j++)
+		if (sp->jobs[j].pattern.n &&
+		    (st = read_job_pattern(s, &pk, &sp->jobs[j], &c->pattern[j], &c->pattern_file[j],
+		                           err, errlen)) != REACT_OK)
+			goto fail;
+	if ((st = build_topology(s, &pk, c->pattern, &c->topo, err, errlen)) != REACT_OK)
 		goto fail;
 	st = REACT_ENOMEM;
 	const react_topology_t *T = c->topo;
 	c->run.topo = T;
 	c->run.ecmp_ports = (int32_t)pint(&pk, &sp->ecmp_ports, 4);
 	c->run.mtu = (uint32_t)pint(&pk, &sp->mtu, 1500);
-	c->run.seed = c->seed;
+	/* the backend's draws (ECMP): by default the configuration's seed */
+	c->run.seed = sp->ecmp_seed.n ? (uint64_t)pint(&pk, &sp->ecmp_seed, 0) : c->seed;
 	c->run.njobs = sp->njobs;
 	snprintf(c->gpu.transport, sizeof c->gpu.transport, "%s", pv(&pk, &sp->gpu_transport, "host"));
 	{
@@ -1458,12 +1564,43 @@ react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
 		react_job_cfg_t *jc = &c->run.jobs[j];
 		const char *jn = js->name.vals[0];
 		snprintf(jc->name, sizeof jc->name, "%s", jn);
-		int64_t nr = pint(&pk, &js->ranks, 8);
-		const sv_t *rat = js->ranks.n ? &js->ranks : &js->name;
+		const react_pattern_t *pf = c->pattern[j]; /* a pattern file's, read above */
+		int64_t nr = pint(&pk, &js->ranks, pf ? pf->nranks : 8);
+		const sv_t *rat = js->ranks.n ? &js->ranks : pf ? &js->pattern : &js->name;
 		react_collective_parse(pv(&pk, &js->collective, "allreduce"), &jc->collective);
 		react_algorithm_parse(pv(&pk, &js->algorithm, "tree"), &jc->algorithm);
-		if (sc_parse_bytes(pv(&pk, &js->message, "20MB"), &jc->message_bytes) != REACT_OK ||
-		    jc->message_bytes < (uint64_t)nr) {
+		if (sc_parse_bytes(pv(&pk, &js->message, "20MB"), &jc->message_bytes) != REACT_OK)
+			jc->message_bytes = 0;
+		if (pf) {
+			/* the file's ranks, collective and message unless the job gives them;
+			 * given, they must agree with the file */
+			char a[64], b[64];
+			const char *file = c->pattern_file[j];
+			if (js->ranks.n && nr != pf->nranks) {
+				snprintf(a, sizeof a, "%d ranks", (int)nr);
+				snprintf(b, sizeof b, "%d", (int)pf->nranks);
+				st = pattern_mismatch(err, errlen, &js->ranks, &js->pattern, file, "ranks", a, b);
+				goto fail;
+			}
+			if (js->collective.n && jc->collective != pf->collective) {
+				st = pattern_mismatch(err, errlen, &js->collective, &js->pattern, file,
+				                      "collective", react_collective_name(jc->collective),
+				                      react_collective_name(pf->collective));
+				goto fail;
+			}
+			if (js->message.n && jc->message_bytes != pf->message_bytes) {
+				snprintf(a, sizeof a, "%" PRIu64 " bytes (%s)", jc->message_bytes,
+				         pv(&pk, &js->message, ""));
+				snprintf(b, sizeof b, "%" PRIu64 " bytes", pf->message_bytes);
+				st = pattern_mismatch(err, errlen, &js->message, &js->pattern, file,
+				                      "message_bytes", a, b);
+				goto fail;
+			}
+			jc->collective = pf->collective;
+			jc->algorithm = pf->algorithm;
+			jc->message_bytes = pf->message_bytes;
+		}
+		if (jc->message_bytes < (uint64_t)nr) {
 			st = fail_at(REACT_EINVAL, err, errlen, js->message.src, js->message.line,
 			             "field 'jobs.%s.message': expected at least one byte per rank (%d)",
 			             jn, (int)nr);
@@ -1715,6 +1852,10 @@ react_status_t react_config_check_backend(const react_scenario_t *s, const react
 		               "field 'congestion.degraded_links': the gpu backend cannot model "
 		               "degraded links (they need a simulated network); use gpu.congestion "
 		               "(rank-pair congestion) or a simulation backend");
+	if (sp->ecmp_seed.n)
+		return fail_at(REACT_EINVAL, err, errlen, sp->ecmp_seed.src, sp->ecmp_seed.line,
+		               "field 'ecmp_seed': the gpu backend has no ECMP paths to draw (they "
+		               "need a simulated network)");
 	for (int32_t i = 0; i < c->gpu.npairs; i++)
 		if (c->gpu.pairs[i][0] >= c->run.jobs[0].nranks ||
 		    c->gpu.pairs[i][1] >= c->run.jobs[0].nranks)

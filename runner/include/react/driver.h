@@ -137,7 +137,9 @@ typedef struct react_pair_result {
 } react_pair_result_t;
 
 /* Run cfg (from react_scenario_config) on be: baseline first, then REACT,
- * with the configuration's parameters and warm-up.  opts may be NULL.
+ * with the configuration's parameters and warm-up; a job with a pattern
+ * file (cfg->pattern[j]) runs it in the baseline and REACT starts from it
+ * (react_drive_opts_t.fixed).  opts may be NULL.
  * out (out): both results; on failure both are NULL.  Errors as react_drive,
  * err prefixed with "baseline: " or "react: ". */
 react_status_t react_run_pair(const react_backend_ops_t *be, const react_config_t *cfg,

@@ -10,7 +10,12 @@
  * Resolving configuration i builds its topology and draws every random choice
  * (job placement, external flows, degraded links) from the configuration's
  * seed with gsl_rng_mt19937, in that order, so a configuration is the same bit
- * for bit every time it is resolved.
+ * for bit every time it is resolved.  The backend's own draws (ECMP source
+ * ports and hashing) use run.seed: the `ecmp_seed` field, by default the
+ * configuration's seed.  A job's `pattern` file is read and semantically
+ * checked when its configuration is resolved (react_pattern_read_json,
+ * react_pattern_check); errors name the scenario file and the line of the
+ * `pattern` field, then the pattern file's own error.
  *
  * Errors: every function that reads user input fills `err` (size errlen) with
  * "FILE:LINE: field 'x': expected ..., got ..." and returns REACT_EPARSE (bad
@@ -102,6 +107,12 @@ typedef struct react_config {
 	                           * unless react.seed is given */
 	int64_t *warmup;          /* per job: epochs left out of the summaries */
 	react_gpu_cfg_t gpu;      /* the `gpu` section (run.gpu points to it; pairs owned) */
+	/* per job, NULL entries for generated patterns: the pattern read from the
+	 * job's `pattern` file (owned), which the job runs instead of a generated
+	 * one (the baseline's fixed pattern, REACT's initial pattern);
+	 * run.jobs[j].algorithm is then the file's `algorithm` */
+	react_pattern_t **pattern;
+	char **pattern_file;      /* per job: the `pattern` field as written, or NULL */
 } react_config_t;
 
 /* Resolve configuration `index` (< nconfigs).  out: the new configuration. */
