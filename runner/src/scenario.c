@@ -469,24 +469,15 @@ static react_status_t walk_job(walk_t *w, const ynode_t *jn, int32_t j)
 	F(react, "react", VT_BOOL, 0)
 	F(pattern, "pattern", VT_STR, 0)
 #undef F
-	/* A pattern file replaces the generated algorithm.  Both in the file is
-	 * an error; one of them given with --set replaces the other, so that
-	 * --set jobs.0.pattern=F works on a job that names its algorithm. */
+	/* A pattern file replaces the generated algorithm: not both (a --set of
+	 * one removes the other, react_scenario_set). */
 	if (js->pattern.n && js->algorithm.n) {
-		int ps = !strncmp(js->pattern.src, "--set ", 6);
-		int as = !strncmp(js->algorithm.src, "--set ", 6);
-		if (ps && !as) {
-			sv_clear(&js->algorithm);
-		} else if (as && !ps) {
-			sv_clear(&js->pattern);
-		} else {
-			char aw[600];
-			where_of(js->algorithm.src, js->algorithm.line, aw, sizeof aw);
-			return fail_at(REACT_EINVAL, w->err, w->errlen, js->pattern.src, js->pattern.line,
-			               "field '%s': a job runs either a pattern file or a generated "
-			               "algorithm, not both (field '%s' at %s); remove one",
-			               js->pattern.path, js->algorithm.path, aw);
-		}
+		char aw[600];
+		where_of(js->algorithm.src, js->algorithm.line, aw, sizeof aw);
+		return fail_at(REACT_EINVAL, w->err, w->errlen, js->pattern.src, js->pattern.line,
+		               "field '%s': a job runs either a pattern file or a generated "
+		               "algorithm, not both (field '%s' at %s); remove one",
+		               js->pattern.path, js->algorithm.path, aw);
 	}
 	if (js->pattern.n)
 		return REACT_OK; /* ranks, collective and message are checked against the file
@@ -1092,6 +1083,22 @@ react_status_t react_scenario_load(const char *path, react_scenario_t **out, cha
 	return st;
 }
 
+/* Remove key (and its value) from a map, when present. */
+static void ynode_drop(ynode_t *map, const char *key)
+{
+	for (size_t i = 0; i < map->n; i++)
+		if (!strcmp(map->keys[i], key)) {
+			ynode_free(map->items[i]);
+			free(map->keys[i]);
+			memmove(&map->keys[i], &map->keys[i + 1], (map->n - i - 1) * sizeof *map->keys);
+			memmove(&map->items[i], &map->items[i + 1], (map->n - i - 1) * sizeof *map->items);
+			memmove(&map->key_line[i], &map->key_line[i + 1],
+			        (map->n - i - 1) * sizeof *map->key_line);
+			map->n--;
+			return;
+		}
+}
+
 react_status_t react_scenario_set(react_scenario_t *s, const char *key, const char *value,
                                   char *err, size_t errlen)
 {
@@ -1144,6 +1151,11 @@ react_status_t react_scenario_set(react_scenario_t *s, const char *key, const ch
 				if ((st = ynode_put(cur, part, val)) != REACT_OK)
 					goto fail;
 				val = NULL;
+				/* a job's pattern file and its algorithm exclude each other:
+				 * setting one removes the other */
+				if (!strncmp(key, "jobs.", 5) && cur != copy &&
+				    (!strcmp(part, "pattern") || !strcmp(part, "algorithm")))
+					ynode_drop(cur, !strcmp(part, "pattern") ? "algorithm" : "pattern");
 				break;
 			}
 			ynode_t *child = ynode_get(cur, part);

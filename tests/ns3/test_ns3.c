@@ -9,12 +9,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "react/costmodel.h"
 #include "react/driver.h"
 #include "react/flowsim.h"
 #include "react/generators.h"
 #include "react/ns3.h"
+#include "react/pattern_io.h"
 #include "react/routing.h"
 #include "react/topology.h"
 
@@ -393,4 +395,46 @@ Test(ns3, react_end_to_end_external_flows, .timeout = 180 * REACT_TEST_TIME_SCAL
 	react_pair_result_clear(&pr);
 	react_config_destroy(cfg);
 	react_scenario_destroy(s);
+}
+
+/* A job that runs a pattern file (`pattern:`) on the packet-level backend:
+ * the baseline runs the file's pattern in every epoch, REACT starts from it. */
+Test(ns3, pattern_file_job, .timeout = 60 * REACT_TEST_TIME_SCALE)
+{
+	char dir[] = "/tmp/react-ns3-pattern-XXXXXX", path[64], yaml[512], err[512] = "";
+	react_pattern_t *p = NULL;
+	react_rank_t perm[8] = {5, 2, 7, 0, 3, 6, 1, 4};
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/t.json", dir);
+	cr_assert_eq(react_pattern_generate(REACT_COLL_ALLREDUCE, REACT_ALGO_TREE, 8, 512000, &p),
+	             REACT_OK);
+	cr_assert_eq(react_pattern_permute(p, perm), REACT_OK);
+	cr_assert_eq(react_pattern_write_json_path(p, path, err, sizeof err), REACT_OK, "%s", err);
+	snprintf(yaml, sizeof yaml,
+	         "topology: {type: star, hosts: 16}\n"
+	         "mtu: 9000\n"
+	         "jobs:\n"
+	         "  - {name: t, pattern: %s, epochs: 8, warmup: 2}\n"
+	         "congestion:\n"
+	         "  external: {congested_pairs: 1, p: 4}\n",
+	         path);
+	react_scenario_t *s = NULL;
+	react_config_t *cfg = NULL;
+	react_pair_result_t pr = {0};
+	cr_assert_eq(react_scenario_parse(yaml, strlen(yaml), "pf.yaml", &s, err, sizeof err),
+	             REACT_OK, "%s", err);
+	cr_assert_eq(react_scenario_config(s, 0, &cfg, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(react_run_pair(&react_backend_ns3, cfg, NULL, &pr, err, sizeof err), REACT_OK,
+	             "%s", err);
+	uint64_t h = react_pattern_hash(p);
+	cr_assert_eq(pr.baseline->nrecs, 8);
+	for (size_t i = 0; i < pr.baseline->nrecs; i++)
+		cr_assert_eq(pr.baseline->recs[i].pattern_hash, h, "baseline epoch %zu", i);
+	cr_assert_eq(pr.react->recs[0].pattern_hash, h);
+	react_pair_result_clear(&pr);
+	react_config_destroy(cfg);
+	react_scenario_destroy(s);
+	react_pattern_destroy(p);
+	unlink(path);
+	rmdir(dir);
 }

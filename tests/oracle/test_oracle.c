@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
@@ -11,6 +12,7 @@
 #include "react/flowsim.h"
 #include "react/generators.h"
 #include "react/oracle.h"
+#include "react/pattern_io.h"
 #include "react/scenario.h"
 #include "react/transform.h"
 
@@ -362,6 +364,58 @@ Test(oracle, proxy_search)
 	react_oracle_result_destroy(r);
 	react_config_destroy(c);
 	react_scenario_destroy(s);
+}
+
+/* The oracle's best pattern written as a pattern file and run through a
+ * job's `pattern:` field on the same configuration (seed, placement,
+ * degraded links, ECMP draws) gives the oracle's mean algbw bit for bit as
+ * the baseline, on the flow backend and on the DCTCP window model (searched
+ * through the flow proxy, its final run on the window model). */
+Test(oracle, pattern_file_of_the_best_gives_the_oracle_algbw)
+{
+	static const char *const text =
+	    "seed: 4\n"
+	    "topology: {type: fattree, k: 4}\n"
+	    "jobs:\n"
+	    "  - {name: t, ranks: 5, algorithm: tree, message: 4MB, epochs: 30, warmup: 6}\n"
+	    "congestion:\n"
+	    "  degraded_links: {count: 8, rate: 30Gbps}\n";
+	const react_backend_ops_t *bes[2] = {&react_backend_flow, &react_backend_dctcp};
+	char dir[] = "/tmp/react-oracle-pattern-XXXXXX", path[64], err[1024];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/best.json", dir);
+	for (int k = 0; k < 2; k++) {
+		react_scenario_t *s = scenario(text);
+		react_config_t *c = config(s, 0);
+		react_oracle_opts_t o;
+		react_oracle_opts_default(&o);
+		if (bes[k] == &react_backend_dctcp)
+			o.proxy = REACT_ORACLE_PROXY_FLOW;
+		react_oracle_result_t *r = NULL;
+		cr_assert_eq(react_oracle_search(bes[k], c, &o, &r, err, sizeof err), REACT_OK, "%s",
+		             err);
+		const react_oracle_job_t *j = &r->jobs[0];
+		cr_assert_gt(j->oracle_gbps, j->baseline_gbps, "%s: nothing to gain here", bes[k]->name);
+		cr_assert_eq(react_pattern_write_json_path(j->best, path, err, sizeof err), REACT_OK);
+		cr_assert_eq(react_scenario_set(s, "jobs.t.pattern", path, err, sizeof err), REACT_OK,
+		             "%s", err);
+		cr_assert_eq(react_scenario_set(s, "jobs.t.react", "false", err, sizeof err), REACT_OK);
+		react_config_t *cp = config(s, 0);
+		react_pair_result_t pr = {0};
+		cr_assert_eq(react_run_pair(bes[k], cp, NULL, &pr, err, sizeof err), REACT_OK, "%s",
+		             err);
+		double got = pr.baseline->jobs[0].mean_algbw_gbps;
+		cr_assert(memcmp(&got, &j->oracle_gbps, sizeof got) == 0,
+		          "%s: the oracle's pattern from its file: %.17g GB/s, the oracle: %.17g GB/s",
+		          bes[k]->name, got, j->oracle_gbps);
+		react_pair_result_clear(&pr);
+		react_config_destroy(cp);
+		react_oracle_result_destroy(r);
+		react_config_destroy(c);
+		react_scenario_destroy(s);
+	}
+	unlink(path);
+	rmdir(dir);
 }
 
 /* The oracle fingerprint leaves out REACT's parameters, not the rest. */
