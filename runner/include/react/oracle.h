@@ -131,7 +131,8 @@ typedef struct react_oracle_job {
 	uint64_t best_hash;         /* react_pattern_hash(best) */
 	react_oracle_origin_t origin;
 	int64_t climb_moves;        /* accepted hill-climbing moves on the way to best */
-	double baseline_gbps;       /* mean algbw after warm-up, every job on its generated pattern */
+	double baseline_gbps;       /* mean algbw after warm-up, every job on its generated pattern
+	                             * (or its pattern file's, react_config_t.pattern) */
 	double oracle_gbps;         /* the same in the final run, every job on its best */
 	double screen_best_gbps;    /* best screened mean algbw (screen epochs, no warm-up);
 	                             * 0 when not screened */
@@ -157,7 +158,7 @@ typedef struct react_oracle_result {
 	uint64_t fingerprint;       /* react_oracle_fingerprint of the inputs */
 	int32_t njobs;
 	react_oracle_job_t *jobs;   /* njobs entries */
-	react_drive_result_t *baseline; /* full-length run, generated patterns */
+	react_drive_result_t *baseline; /* full-length run, generated patterns (or pattern files') */
 	react_drive_result_t *final;    /* full-length run, every job on jobs[j].best */
 	react_oracle_stats_t stats;
 } react_oracle_result_t;
