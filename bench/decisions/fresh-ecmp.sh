@@ -23,7 +23,9 @@
 # and, as a check, the oracle's pattern on its own draws (no ecmp_seed): its
 # baseline must equal the oracle's oracle_mean_gbps.  Gains are means over
 # the runs of (x / baseline - 1) with x and the baseline on the same draws;
-# captured = mean REACT gain / mean oracle gain (bench-decisions' definition).
+# captured = mean REACT gain / mean oracle gain (bench-decisions' definition);
+# se: the standard error of a mean gain over its runs (the fresh runs of one
+# configuration are not independent of each other, so it is a lower bound).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=build
@@ -78,13 +80,15 @@ done < "$out/own.txt"
 	     { printf "%-8s %4s %5s %-7s   %+7.2f%% %+7.2f%% |       %+7.2f%% %+7.2f%%\n",
 	       $1, $2, $3, $4, 100 * ($6 / $5 - 1), 100 * ($7 / $5 - 1),
 	       100 * r[$1] / n[$1], 100 * o[$1] / n[$1] }' "$out/fresh.txt" "$out/own.txt"
-	awk 'NR == FNR { fr += $4 / $3 - 1; fo += $5 / $3 - 1; fn++; next }
-	     { orr += $6 / $5 - 1; oo += $7 / $5 - 1; on++ }
+	awk 'function se(s, q, n) { return n > 1 ? 100 * sqrt((q - s * s / n) / (n - 1) / n) : 0 }
+	     NR == FNR { x = $4 / $3 - 1; y = $5 / $3 - 1; fr += x; fo += y; frq += x * x
+	                 foq += y * y; fn++; next }
+	     { x = $6 / $5 - 1; y = $7 / $5 - 1; orr += x; oo += y; orq += x * x; ooq += y * y; on++ }
 	     END {
-	       printf "own draws (%d runs):   REACT %+.2f %%, oracle %+.2f %%; captured %.3f\n",
-	              on, 100 * orr / on, 100 * oo / on, orr / oo
-	       printf "fresh draws (%d runs): REACT %+.2f %%, oracle pattern %+.2f %%; captured %.3f\n",
-	              fn, 100 * fr / fn, 100 * fo / fn, fr / fo
+	       printf "own draws (%d runs):   REACT %+.2f %% (se %.2f), oracle %+.2f %% (se %.2f); captured %.3f\n",
+	              on, 100 * orr / on, se(orr, orq, on), 100 * oo / on, se(oo, ooq, on), orr / oo
+	       printf "fresh draws (%d runs): REACT %+.2f %% (se %.2f), oracle pattern %+.2f %% (se %.2f); captured %.3f\n",
+	              fn, 100 * fr / fn, se(fr, frq, fn), 100 * fo / fn, se(fo, foq, fn), fr / fo
 	       printf "REACT on own draws against the oracle pattern on fresh draws: captured %.3f\n",
 	              (orr / on) / (fo / fn)
 	     }' "$out/fresh.txt" "$out/own.txt"
