@@ -479,3 +479,42 @@ Test(pattern_file_e2e, oracle_pattern_gives_the_oracle_algbw)
 	free(oc);
 	free(sm);
 }
+
+/* The gpu backend (host transport) runs a job's pattern file: the baseline's
+ * every epoch has the file's pattern hash; ecmp_seed is refused there. */
+Test(pattern_file_e2e, gpu_host_transport)
+{
+	char w[4096], sc[4200], pf[4200], out[4200], p[4400];
+	react_pattern_t *pat = NULL;
+	workdir("pf-e2e-gpu", w, sizeof w);
+	snprintf(pf, sizeof pf, "%s/r4.json", w);
+	react_rank_t perm[4] = {2, 0, 3, 1};
+	write_pattern(pf, REACT_COLL_ALLREDUCE, REACT_ALGO_RING, 4, 400000, perm, &pat);
+	snprintf(sc, sizeof sc, "%s/g.yaml", w);
+	write_text(sc, "backend: gpu\n"
+	               "gpu: {transport: host}\n"
+	               "jobs:\n"
+	               "  - {name: j, pattern: r4.json, epochs: 4, warmup: 1}\n");
+	snprintf(out, sizeof out, "%s/out", w);
+	cr_assert_eq(react("run", sc, "-o", out, "--quiet", NULL), 0, "%s", slurp(g_err));
+	assert_contains(g_out, "job j: 4 ranks, allreduce ring from pattern file r4.json");
+	char hash[32];
+	snprintf(hash, sizeof hash, ",%016llx,", (unsigned long long)react_pattern_hash(pat));
+	snprintf(p, sizeof p, "%s/runs/c0000/epochs.csv", out);
+	char *e = slurp(p);
+	int n = 0;
+	for (char *l = strstr(e, "\nbaseline,"); l; l = strstr(l + 1, "\nbaseline,")) {
+		char row[512];
+		snprintf(row, sizeof row, "%s", l + 1);
+		char *end = strchr(row, '\n');
+		if (end)
+			*end = 0;
+		cr_assert(strstr(row, hash), "baseline row without the file's pattern: %s", row);
+		n++;
+	}
+	cr_assert_eq(n, 4, "%s", e);
+	free(e);
+	react_pattern_destroy(pat);
+	cr_assert_eq(react("run", sc, "--set", "ecmp_seed=3", NULL), 2);
+	assert_contains(g_err, "field 'ecmp_seed': the gpu backend has no ECMP paths");
+}
