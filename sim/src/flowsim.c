@@ -1,24 +1,15 @@
 /*
- * flowsim.c - the flow-level (fluid) simulator: react_backend_flow.
+ * flowsim.c - the flow-level engine of react_backend_flow and
+ * react_backend_dctcp: epochs, DAG release, external flows, one event heap.
+ * How fast bytes move is a rate model's business (rate_model.h):
+ * rate_maxmin.c (max-min fair rates, "flow") or rate_dctcp.c (DCTCP
+ * windows, "dctcp").
  *
- * Continuous time, event driven.  Every active flow (a pattern flow being
- * transmitted, or one external long-lived flow) crosses a fixed path of
- * directed links; rates are the max-min fair allocation over directed link
- * capacities (progressive filling), recomputed whenever the set of active
- * flows changes.  Between two such changes rates are constant, so the next
- * completion is found exactly.  A pattern flow:
+ * A pattern flow:
  *   starts      when all its predecessors (react_pattern_preds) have arrived
  *               (flows without predecessors: at the epoch's start);
- *   transmits   its bytes at its max-min rate until none are left (t_tx);
- *   arrives     at t_tx + D + Q, D = sum of the one-way delays of its path's
- *               links, Q = the standing queue of the links on its path that
- *               are the bottleneck of an external long-lived flow at t_tx
- *               (REACT_FLOW_STANDING_QUEUE_PKTS x MTU / capacity each: DCTCP
- *               keeps such a queue near its marking threshold);
+ *   is handed   to the rate model, which reports when its last byte arrives;
  *   FCT         = arrival - start.
- * A flow alone on a path of bottleneck rate B therefore has FCT = 8 S / B + D.
- * An external flow's bottleneck is the first link of its path among those
- * that froze it in progressive filling (its sender's queue when tied).
  * Two ranks on the same host exchange data instantly (FCT 0).
  * Epoch e+1 of a job starts compute_gap_s after the last flow of epoch e
  * arrived; its first epoch starts at start_s.
@@ -28,19 +19,17 @@
  * hash(seed, j, e, i) mod ecmp_ports.  External flow x, copy c, has source
  * port hash(seed, x, c), fixed for the run.  Paths: react_routing_path().
  *
- * Ties: events at the same instant are processed together (in the order
- * they were scheduled) before rates are recomputed; a flow whose remaining
- * bytes would take less than 1 ps at its rate is complete.
+ * Ties: events at the same instant are processed together, in the order
+ * they were scheduled, after the rate model has advanced to that instant.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rate_model.h"
 #include "react/flowsim.h"
 #include "react/routing.h"
-
-#define DONE_EPS_S 1e-12
 
 enum { EV_EPOCH = 0, EV_ARRIVE, EV_EXT_ON, EV_EXT_OFF };
 
@@ -51,83 +40,21 @@ typedef struct ev {
 	int64_t idx;
 } ev_t;
 
-typedef struct ent {
-	int32_t job;     /* -1: external */
-	int32_t idx;     /* flow id, or external flow index */
-	double rem;      /* bytes left (external: unused) */
-	double rate;     /* bytes per second */
-	const int32_t *path;
-	int32_t plen;
-	int frozen;
-	uint32_t mark;   /* search stamp of solve() */
-	int alive;
-	double t0;       /* time rem was last brought up to date */
-	uint64_t ver;    /* version of its entry in the completion heap */
-	int32_t bneck;   /* external flows: the directed link that sets its rate, or -1 */
-} ent_t;
-
-typedef struct cev {
-	double t;
-	uint64_t ver;
-	int32_t id;
-} cev_t;
-
 typedef struct jstate {
 	const react_job_cfg_t *cfg;
 	int64_t epoch;
 	int alive;
 	const react_pattern_t *pat;
 	size_t nflows, cap, narrived, *succ_off, *succ, succ_cap;
-	double *start, *fct, *pdelay, epoch_start;
+	double *start, *fct, epoch_start;
 	uint64_t *fkey;                 /* per flow: react_flow_key of its logical flow */
 	const react_pattern_t *keyed;   /* the pattern fkey belongs to */
 	int32_t *npend, *paths, *plen;
 } jstate_t;
 
-/* ---- DCTCP window model (react_backend_dctcp) ---- */
+typedef struct react_flowsim_engine sim_t;
 
-/* One TCP connection: congestion state that outlives its transfers. */
-typedef struct wconn {
-	uint64_t ka, kb;      /* (job + 1) << 32 | port index, flow key; 0, 0: external */
-	double W, ssthresh, alpha; /* bytes, bytes, DCTCP's estimate */
-	double est_s;         /* handshake done */
-	int cwr_tail;         /* the last transfer ended in CWR: see wsender */
-} wconn_t;
-
-/* One transfer in flight on a connection (or one external flow copy). */
-typedef struct wflow {
-	int32_t job, idx;     /* job -1: external flow idx */
-	int32_t conn;
-	int32_t *path;        /* its own copy */
-	int32_t plen, done;
-	double bytes;         /* INFINITY for external flows */
-	double sent, deliv, dmark, acked, macked;
-	double cwr_end, win_end, win_acked, win_marked, ce;
-	double tsend, fdelay, rtt;
-	/* deliveries not yet acknowledged: (time, cumulative delivered, marked) */
-	double *aq;
-	size_t aqcap, aqhead, aqn;
-} wflow_t;
-
-/* A run of bytes of one flow in a port's FIFO. */
-typedef struct wseg {
-	int32_t slot, hop;    /* the flow, and the index of this port on its path */
-	uint64_t step;        /* the step it arrived in */
-	double b, m;          /* bytes, of which CE-marked */
-} wseg_t;
-
-/* An arrival at port l not yet enqueued (wflush). */
-typedef struct wpend {
-	int32_t l, slot, hop;
-	double b, m;
-} wpend_t;
-
-typedef struct wfifo {
-	wseg_t *v;            /* ring of cap (a power of 2) entries */
-	size_t cap, head, n;
-} wfifo_t;
-
-typedef struct sim {
+struct react_flowsim_engine {
 	const react_run_cfg_t *cfg;
 	const react_topology_t *t;
 	react_routing_t *rt;
@@ -135,59 +62,20 @@ typedef struct sim {
 	int32_t maxhops, ndl;
 	double *cap;          /* per directed link, bytes/s */
 	double *ldelay;       /* per directed link */
-	int32_t *nqext;       /* per directed link: external flows bottlenecked there */
-	uint32_t *lround, round; /* per directed link: last filling round it was a bottleneck */
-	double qbytes;        /* standing DCTCP queue at such a link, bytes */
 	jstate_t *js;
 	ev_t *heap;
 	size_t nheap, heapcap;
 	uint64_t seq;
-	ent_t *act;
-	size_t nact, actcap;
 	int32_t *ext_paths;   /* per external copy */
 	size_t *ext_off;      /* first copy of external flow x */
-	/* per directed link: the active entities crossing it */
-	int32_t **lf, *lcnt, *lcap;
-	/* max-min scratch */
-	double *rc;
-	int32_t *cnt, *used, *used_all, *seeds;
-	int32_t *freel, nalive;
-	size_t nfree;
-	cev_t *ch;
-	size_t nch, chcap;
-	uint64_t verseq;
-	uint32_t *lstamp, stamp;
-	size_t nseeds, seedcap;
 	react_flowsim_stats_t st;
 	char *err;
 	size_t errlen;
-	/* window model */
-	int window;
-	double dt, mss;
-	double *capdt;        /* per directed link: payload bytes served per step */
-	double *ql;           /* per directed link: queued bytes */
-	wfifo_t *fifo;        /* per directed link */
-	wpend_t *pend;        /* arrivals of this step, marked together per port */
-	size_t npend, pendcap;
-	double *parr, *pfrac; /* per directed link: bytes arriving now, fraction marked */
-	uint64_t stepno;
-	int32_t *ul;          /* directed links in use by window flows */
-	size_t nul;
-	int ul_dirty;
-	wflow_t *wf;          /* slots */
-	size_t nwf, wfcap;
-	int32_t *wact, *wfree;/* active slots, free slots */
-	size_t nwact, nwfree, wactcap, wfreecap;
-	wconn_t *conns;
-	size_t nconn, conncap;
-	int32_t *chash;       /* open addressing over conns, -1 empty */
-	size_t hcap;
-} sim_t;
+	const react_rate_ops_t *rate; /* the rate model */
+	void *model;          /* its state */
+};
 
-
-/* Room for `need` elements of `elem` bytes in the array *pp of capacity
- * *cap: the capacity doubles, starting at `first`. */
-static react_status_t reserve(void *pp, size_t *cap, size_t need, size_t elem, size_t first)
+react_status_t react_flowsim_reserve(void *pp, size_t *cap, size_t need, size_t elem, size_t first)
 {
 	void **p = pp;
 	if (need <= *cap)
@@ -200,26 +88,6 @@ static react_status_t reserve(void *pp, size_t *cap, size_t need, size_t elem, s
 		return REACT_ENOMEM;
 	*p = q;
 	*cap = nc;
-	return REACT_OK;
-}
-
-/* A full ring of *cap (a power of 2; 0: none yet) elements of `elem`
- * bytes, n of them from *head on, doubled (or made `first` long) and
- * unwrapped to start at 0. */
-static react_status_t ring_grow(void *pp, size_t *cap, size_t *head, size_t n, size_t elem,
-                                size_t first)
-{
-	void **p = pp;
-	size_t nc = *cap ? 2 * *cap : first;
-	char *v = malloc(nc * elem);
-	if (!v)
-		return REACT_ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		memcpy(v + i * elem, (char *)*p + ((*head + i) & (*cap - 1)) * elem, elem);
-	free(*p);
-	*p = v;
-	*cap = nc;
-	*head = 0;
 	return REACT_OK;
 }
 
@@ -240,7 +108,7 @@ static int ev_less(const ev_t *a, const ev_t *b)
 
 static react_status_t push(sim_t *s, double t, int32_t type, int32_t job, int64_t idx)
 {
-	if (reserve(&s->heap, &s->heapcap, s->nheap + 1, sizeof *s->heap, 256))
+	if (react_flowsim_reserve(&s->heap, &s->heapcap, s->nheap + 1, sizeof *s->heap, 256))
 		return REACT_ENOMEM;
 	size_t i = s->nheap++;
 	ev_t e = {t, s->seq++, type, job, idx};
@@ -272,656 +140,6 @@ static ev_t pop(sim_t *s)
 	return top;
 }
 
-static react_status_t push_seed(sim_t *s, int32_t l)
-{
-	if (reserve(&s->seeds, &s->seedcap, s->nseeds + 1, sizeof *s->seeds, 256))
-		return REACT_ENOMEM;
-	s->seeds[s->nseeds++] = l;
-	return REACT_OK;
-}
-
-/* ---- completion heap: (finish time, version) per entity, stale entries skipped ---- */
-static int cev_less(const cev_t *a, const cev_t *b)
-{
-	return a->t < b->t || (a->t == b->t && a->ver < b->ver);
-}
-
-static react_status_t cpush(sim_t *s, double t, int32_t id, uint64_t ver)
-{
-	if (reserve(&s->ch, &s->chcap, s->nch + 1, sizeof *s->ch, 256))
-		return REACT_ENOMEM;
-	size_t i = s->nch++;
-	cev_t e = {t, ver, id};
-	while (i > 0 && cev_less(&e, &s->ch[(i - 1) / 2])) {
-		s->ch[i] = s->ch[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	s->ch[i] = e;
-	return REACT_OK;
-}
-
-static void cpop(sim_t *s)
-{
-	cev_t last = s->ch[--s->nch];
-	size_t i = 0, n = s->nch;
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && cev_less(&s->ch[c + 1], &s->ch[c]))
-			c++;
-		if (!cev_less(&s->ch[c], &last))
-			break;
-		s->ch[i] = s->ch[c];
-		i = c;
-	}
-	if (n)
-		s->ch[i] = last;
-}
-
-/* Drop stale entries; the first valid completion or NULL. */
-static const cev_t *ctop(sim_t *s)
-{
-	while (s->nch) {
-		const cev_t *c = &s->ch[0];
-		const ent_t *e = &s->act[c->id];
-		if (e->alive && e->ver == c->ver)
-			return c;
-		cpop(s);
-	}
-	return NULL;
-}
-
-static react_status_t add_ent(sim_t *s, ent_t e, double t)
-{
-	react_status_t st;
-	int32_t id;
-	if (s->nfree) {
-		id = s->freel[--s->nfree];
-	} else {
-		if (s->nact == s->actcap) {
-			size_t nc = s->actcap ? 2 * s->actcap : 256;
-			ent_t *q = realloc(s->act, nc * sizeof *q);
-			int32_t *fq = realloc(s->freel, nc * sizeof *fq);
-			if (fq)
-				s->freel = fq;
-			if (!q || !fq) {
-				free(q == s->act ? NULL : q);
-				return REACT_ENOMEM;
-			}
-			s->act = q;
-			s->actcap = nc;
-		}
-		id = (int32_t)s->nact++;
-	}
-	e.mark = 0;
-	e.bneck = -1;
-	e.alive = 1;
-	e.t0 = t;
-	e.rate = 0;
-	e.ver = ++s->verseq;
-	s->act[id] = e;
-	for (int32_t k = 0; k < e.plen; k++) {
-		int32_t l = e.path[k];
-		if (s->lcnt[l] == s->lcap[l]) {
-			int32_t nc = s->lcap[l] ? 2 * s->lcap[l] : 4;
-			int32_t *q = realloc(s->lf[l], (size_t)nc * sizeof *q);
-			if (!q)
-				return REACT_ENOMEM;
-			s->lf[l] = q;
-			s->lcap[l] = nc;
-		}
-		s->lf[l][s->lcnt[l]++] = id;
-		if ((st = push_seed(s, l)))
-			return st;
-	}
-	if (++s->nalive > s->st.max_active)
-		s->st.max_active = s->nalive;
-	s->st.flow_events++;
-	return REACT_OK;
-}
-
-/* Retire entity id: off its links, slot freed. */
-static react_status_t remove_ent(sim_t *s, int32_t id)
-{
-	react_status_t st;
-	ent_t *e = &s->act[id];
-	for (int32_t k = 0; k < e->plen; k++) {
-		int32_t l = e->path[k];
-		for (int32_t i = 0; i < s->lcnt[l]; i++)
-			if (s->lf[l][i] == id) {
-				memmove(&s->lf[l][i], &s->lf[l][i + 1],
-				        (size_t)(s->lcnt[l] - i - 1) * sizeof(int32_t));
-				s->lcnt[l]--;
-				break;
-			}
-		if ((st = push_seed(s, l)))
-			return st;
-	}
-	if (e->bneck >= 0)
-		s->nqext[e->bneck]--;
-	e->bneck = -1;
-	e->alive = 0;
-	s->freel[s->nfree++] = id;
-	s->nalive--;
-	return REACT_OK;
-}
-
-/* ---- max-min fair rates by progressive filling ----
- * Only the flows connected (through shared links, transitively) to a link
- * whose set of flows changed can change rate; they are found by a search
- * from those links and re-solved alone, on the full capacity of their links
- * (no flow outside the component uses them).  Flows elsewhere keep their
- * rates, which are still the max-min allocation. */
-static react_status_t solve(sim_t *s, double t)
-{
-	size_t nused = 0, nq = 0;
-	uint32_t stamp = ++s->stamp;
-	s->st.rate_solves++;
-	for (size_t i = 0; i < s->nseeds; i++) {
-		int32_t l = s->seeds[i];
-		if (s->lstamp[l] != stamp) {
-			s->lstamp[l] = stamp;
-			s->used_all[nused++] = l;
-		}
-	}
-	s->nseeds = 0;
-	while (nq < nused) {
-		int32_t l = s->used_all[nq++];
-		for (int32_t p = 0; p < s->lcnt[l]; p++) {
-			ent_t *e = &s->act[s->lf[l][p]];
-			if (e->mark == stamp)
-				continue;
-			e->mark = stamp;
-			e->frozen = 0;
-			e->rem -= e->rate * (t - e->t0); /* bytes sent at the old rate */
-			e->t0 = t;
-			e->rate = 0;
-			for (int32_t k = 0; k < e->plen; k++) {
-				int32_t m = e->path[k];
-				if (s->lstamp[m] != stamp) {
-					s->lstamp[m] = stamp;
-					s->used_all[nused++] = m;
-				}
-			}
-		}
-	}
-	size_t w = 0;
-	for (size_t u = 0; u < nused; u++) {
-		int32_t l = s->used_all[u];
-		s->cnt[l] = s->lcnt[l];
-		s->rc[l] = s->cap[l];
-		if (s->cnt[l] > 0)
-			s->used[w++] = l;
-	}
-	nused = w;
-	while (nused) {
-		double best = INFINITY;
-		for (size_t u = 0; u < nused; u++) {
-			int32_t l = s->used[u];
-			double sh = s->rc[l] > 0 ? s->rc[l] / s->cnt[l] : 0;
-			if (sh < best)
-				best = sh;
-		}
-		double thr = best * (1 + 1e-12); /* equal shares up to rounding */
-		uint32_t round = ++s->round;
-		for (size_t u = 0; u < nused; u++) {
-			int32_t l = s->used[u];
-			if (s->cnt[l] > 0 && (s->rc[l] > 0 ? s->rc[l] / s->cnt[l] : 0) <= thr)
-				s->lround[l] = round;
-		}
-		for (size_t u = 0; u < nused; u++) {
-			int32_t l = s->used[u];
-			if (s->lround[l] != round)
-				continue;
-			for (int32_t p = 0; p < s->lcnt[l]; p++) {
-				ent_t *e = &s->act[s->lf[l][p]];
-				if (e->frozen)
-					continue;
-				e->frozen = 1;
-				e->rate = best;
-				if (e->job < 0) {
-					/* its queue builds at the first saturated link of its path */
-					int32_t b = l;
-					for (int32_t k = 0; k < e->plen; k++)
-						if (s->lround[e->path[k]] == round) {
-							b = e->path[k];
-							break;
-						}
-					if (e->bneck != b) {
-						if (e->bneck >= 0)
-							s->nqext[e->bneck]--;
-						s->nqext[b]++;
-						e->bneck = b;
-					}
-				}
-				for (int32_t k = 0; k < e->plen; k++) {
-					s->rc[e->path[k]] -= best;
-					s->cnt[e->path[k]]--;
-				}
-			}
-		}
-		w = 0;
-		for (size_t u = 0; u < nused; u++)
-			if (s->cnt[s->used[u]] > 0)
-				s->used[w++] = s->used[u];
-		nused = w;
-	}
-	/* new finish times of the re-solved pattern flows */
-	for (size_t u = 0; u < nq; u++) {
-		int32_t l = s->used_all[u];
-		for (int32_t p = 0; p < s->lcnt[l]; p++) {
-			int32_t id = s->lf[l][p];
-			ent_t *e = &s->act[id];
-			if (e->mark != stamp || e->job < 0 || e->frozen != 1)
-				continue;
-			e->frozen = 2;
-			e->ver = ++s->verseq; /* older heap entries become stale */
-			if (e->rate > 0) {
-				react_status_t st = cpush(s, t + (e->rem > 0 ? e->rem : 0) / e->rate, id, e->ver);
-				if (st)
-					return st;
-			}
-		}
-	}
-	return REACT_OK;
-}
-
-/* ---- DCTCP window model ----
- * Time-stepped: a step is one packet time at the fastest link, cut short
- * where the next event is due.  Every directed link is a FIFO port of runs
- * of bytes; per step it sends its payload capacity from the head, and bytes
- * sent at hop h join hop h + 1 in the next step.  Bytes joining a port are
- * CE-marked as RED would mark them packet by packet on top of its backlog
- * (thresholds REACT_DCTCP_KMIN / KMAX, the ns-3 backend's); all arrivals at
- * a port in one step are marked as one burst.  What the receiver has (bytes,
- * marked bytes) reaches the sender one base RTT later (twice the path's
- * propagation delay; ACKs are prioritised, so they do not queue).  The
- * sender is DCTCP as in ns-3.37: initial window 10 segments, alpha 1,
- * g = 1/16; slow start, then +1 segment per window; once a segment's worth
- * of marks has been echoed, window x (1 - alpha/2), then CWR until an ACK
- * beyond the data sent at the cut; alpha updated once per window of data.
- * A connection keeps window, ssthresh and alpha from one transfer to the
- * next.  docs/flowsim.md describes the model. */
-
-#define WIN_G (1.0 / 16)
-#define WIN_INIT_SEGS 10
-#define WIN_TAIL_SEGS 2
-
-/* Integral over the backlog (in packets) of RED's marking probability: a
- * burst of b bytes joining a backlog of q bytes has mss x (red_int((q + b) /
- * mss) - red_int(q / mss)) bytes marked, packet by packet as it builds.
- * Between the thresholds the probability is 2 u / (1 + u), u = (q - KMIN) /
- * (KMAX - KMIN): RED's inter-mark count spreads marks uniformly over 1..1/u
- * packets; above KMAX every packet. */
-static double red_int(double q)
-{
-	const double R = REACT_DCTCP_KMAX - REACT_DCTCP_KMIN;
-	if (q <= REACT_DCTCP_KMIN)
-		return 0;
-	if (q < REACT_DCTCP_KMAX) {
-		double u = (q - REACT_DCTCP_KMIN) / R;
-		return 2 * R * (u - log1p(u));
-	}
-	return 2 * R * (1 - log(2.0)) + (q - REACT_DCTCP_KMAX);
-}
-
-/* Bytes of a b-byte arrival at port l that get CE-marked. */
-static double red_marked(const sim_t *s, int32_t l, double b)
-{
-	double q = s->ql[l] / s->mss;
-	if (q + b / s->mss <= REACT_DCTCP_KMIN)
-		return 0;
-	return s->mss * (red_int(q + b / s->mss) - red_int(q));
-}
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
-static react_status_t new_conn(sim_t *s, uint64_t ka, uint64_t kb, double est, int32_t *out)
-{
-	if (reserve(&s->conns, &s->conncap, s->nconn + 1, sizeof *s->conns, 64))
-		return REACT_ENOMEM;
-	*out = (int32_t)s->nconn;
-	s->conns[s->nconn++] = (wconn_t){ka, kb, WIN_INIT_SEGS * s->mss, INFINITY, 1, est, 0};
-	return REACT_OK;
-}
-
-/* Connection (job j, logical flow key, port index k); opened (handshake
- * from est) the first time it is asked for. */
-static react_status_t find_conn(sim_t *s, uint64_t ka, uint64_t kb, double est, int32_t *out)
-{
-	react_status_t st;
-	if (2 * (s->nconn + 1) > s->hcap) {
-		size_t nc = s->hcap ? 2 * s->hcap : 128;
-		int32_t *h = malloc(nc * sizeof *h);
-		if (!h)
-			return REACT_ENOMEM;
-		for (size_t i = 0; i < nc; i++)
-			h[i] = -1;
-		for (size_t c = 0; c < s->nconn; c++) {
-			if (!s->conns[c].ka)
-				continue;
-			size_t i = mix64(s->conns[c].ka ^ mix64(s->conns[c].kb)) & (nc - 1);
-			while (h[i] >= 0)
-				i = (i + 1) & (nc - 1);
-			h[i] = (int32_t)c;
-		}
-		free(s->chash);
-		s->chash = h;
-		s->hcap = nc;
-	}
-	size_t i = mix64(ka ^ mix64(kb)) & (s->hcap - 1);
-	for (; s->chash[i] >= 0; i = (i + 1) & (s->hcap - 1)) {
-		const wconn_t *c = &s->conns[s->chash[i]];
-		if (c->ka == ka && c->kb == kb) {
-			*out = s->chash[i];
-			return REACT_OK;
-		}
-	}
-	if ((st = new_conn(s, ka, kb, est, out)))
-		return st;
-	s->chash[i] = *out;
-	return REACT_OK;
-}
-
-static react_status_t fifo_put(sim_t *s, int32_t l, int32_t slot, int32_t hop, double b,
-                               double m, uint64_t step)
-{
-	wfifo_t *f = &s->fifo[l];
-	if (f->n) { /* the same flow arriving again in this step: one segment */
-		wseg_t *tl = &f->v[(f->head + f->n - 1) & (f->cap - 1)];
-		if (tl->slot == slot && tl->step == step) {
-			tl->b += b;
-			tl->m += m;
-			s->ql[l] += b;
-			return REACT_OK;
-		}
-	}
-	if (f->n == f->cap && ring_grow(&f->v, &f->cap, &f->head, f->n, sizeof *f->v, 16))
-		return REACT_ENOMEM;
-	f->v[(f->head + f->n++) & (f->cap - 1)] = (wseg_t){slot, hop, step, b, m};
-	s->ql[l] += b;
-	return REACT_OK;
-}
-
-/* An arrival at port l in this step; wflush enqueues them. */
-static react_status_t arrive_later(sim_t *s, int32_t l, int32_t slot, int32_t hop, double b,
-                                   double m)
-{
-	if (reserve(&s->pend, &s->pendcap, s->npend + 1, sizeof *s->pend, 64))
-		return REACT_ENOMEM;
-	s->pend[s->npend++] = (wpend_t){l, slot, hop, b, m};
-	s->parr[l] += b;
-	return REACT_OK;
-}
-
-/* Enqueue this step's arrivals, tagged `step`.  All arrivals at one port
- * are marked as one burst on top of its backlog, so that no flow's bytes
- * see a shorter queue for being handled first. */
-static react_status_t wflush(sim_t *s, uint64_t step)
-{
-	react_status_t st;
-	for (size_t i = 0; i < s->npend; i++) {
-		int32_t l = s->pend[i].l;
-		if (s->parr[l] > 0) {
-			s->pfrac[l] = red_marked(s, l, s->parr[l]) / s->parr[l];
-			s->parr[l] = 0;
-		}
-	}
-	for (size_t i = 0; i < s->npend; i++) {
-		const wpend_t *g = &s->pend[i];
-		int32_t l = g->l;
-		double mk = (g->b - g->m) * s->pfrac[l];
-		s->st.ce_bytes += mk;
-		if ((st = fifo_put(s, l, g->slot, g->hop, g->b, g->m + mk, step)))
-			return st;
-	}
-	s->npend = 0;
-	return REACT_OK;
-}
-
-/* A transfer of `bytes` (INFINITY: external) on connection conn over path. */
-static react_status_t wadd(sim_t *s, int32_t job, int32_t idx, int32_t conn, const int32_t *path,
-                           int32_t plen, double bytes, double fdelay, double t)
-{
-	int32_t slot;
-	if (s->nwfree) {
-		slot = s->wfree[--s->nwfree];
-	} else {
-		/* at most nwf + 1 slots, each active or free */
-		if (reserve(&s->wf, &s->wfcap, s->nwf + 1, sizeof *s->wf, 64) ||
-		    reserve(&s->wact, &s->wactcap, s->nwf + 1, sizeof *s->wact, 64) ||
-		    reserve(&s->wfree, &s->wfreecap, s->nwf + 1, sizeof *s->wfree, 64))
-			return REACT_ENOMEM;
-		slot = (int32_t)s->nwf++;
-	}
-	/* its own copy of the path: a transfer still draining ACKs outlives its
-	 * epoch, whose path table the next epoch rewrites */
-	int32_t *own = malloc((size_t)(plen > 0 ? plen : 1) * sizeof *own);
-	if (!own)
-		return REACT_ENOMEM;
-	memcpy(own, path, (size_t)plen * sizeof *own);
-	const wconn_t *c = &s->conns[conn];
-	s->wf[slot] = (wflow_t){.job = job, .idx = idx, .conn = conn, .path = own, .plen = plen,
-	                        .bytes = bytes, .win_end = -1,
-	                        .tsend = c->est_s > t ? c->est_s : t, .fdelay = fdelay,
-	                        .rtt = 2 * fdelay};
-	s->wact[s->nwact++] = slot;
-	s->ul_dirty = 1;
-	if ((int32_t)s->nwact > s->st.max_active)
-		s->st.max_active = (int32_t)s->nwact;
-	s->st.flow_events++;
-	return REACT_OK;
-}
-
-/* Retire the flow at position i of the active list; bytes it still has in
- * the network leave with it (an external flow that stops). */
-static void wremove(sim_t *s, size_t i)
-{
-	int32_t slot = s->wact[i];
-	wflow_t *w = &s->wf[slot];
-	for (int32_t h = 0; h < w->plen; h++) {
-		wfifo_t *f = &s->fifo[w->path[h]];
-		size_t k = 0;
-		for (size_t r = 0; r < f->n; r++) {
-			wseg_t g = f->v[(f->head + r) & (f->cap - 1)];
-			if (g.slot == slot)
-				s->ql[w->path[h]] -= g.b;
-			else
-				f->v[(f->head + k++) & (f->cap - 1)] = g;
-		}
-		f->n = k;
-	}
-	free(w->aq);
-	free(w->path);
-	w->aq = NULL;
-	w->path = NULL;
-	s->wfree[s->nwfree++] = slot;
-	s->wact[i] = s->wact[--s->nwact];
-	s->ul_dirty = 1;
-	s->st.flow_events++;
-}
-
-static void wlinks(sim_t *s)
-{
-	uint32_t stamp = ++s->stamp;
-	s->nul = 0;
-	for (size_t i = 0; i < s->nwact; i++) {
-		const wflow_t *w = &s->wf[s->wact[i]];
-		for (int32_t h = 0; h < w->plen; h++) {
-			int32_t l = w->path[h];
-			if (s->lstamp[l] != stamp) {
-				s->lstamp[l] = stamp;
-				s->ul[s->nul++] = l;
-			}
-		}
-	}
-	s->ul_dirty = 0;
-}
-
-/* Record what the receiver has at time te; its ACK reaches the sender one
- * base RTT later. */
-static react_status_t ack_put(wflow_t *w, double te)
-{
-	if (w->aqn && w->aq[3 * ((w->aqhead + w->aqn - 1) & (w->aqcap - 1)) + 1] == w->deliv)
-		return REACT_OK;
-	if (w->aqn == w->aqcap &&
-	    ring_grow(&w->aq, &w->aqcap, &w->aqhead, w->aqn, 3 * sizeof *w->aq, 16))
-		return REACT_ENOMEM;
-	double *e = &w->aq[3 * ((w->aqhead + w->aqn++) & (w->aqcap - 1))];
-	e[0] = te + w->rtt;
-	e[1] = w->deliv;
-	e[2] = w->dmark;
-	return REACT_OK;
-}
-
-/* Sender side at the start of a step at t: the ACKs that have reached it,
- * DCTCP's response, then new data into its first port. */
-static react_status_t wsender(sim_t *s, int32_t slot, double t)
-{
-	wflow_t *w = &s->wf[slot];
-	wconn_t *c = &s->conns[w->conn];
-	double newa = w->acked, newm = w->macked;
-	while (w->aqn && w->aq[3 * w->aqhead] <= t + 1e-15) {
-		newa = w->aq[3 * w->aqhead + 1];
-		newm = w->aq[3 * w->aqhead + 2];
-		w->aqhead = (w->aqhead + 1) & (w->aqcap - 1);
-		w->aqn--;
-	}
-	double da = newa - w->acked, dm = newm - w->macked;
-	if (da > 0) {
-		/* ns-3.37 leaves CWR only on an ACK beyond the data sent when it
-		 * entered it: a transfer whose last window was cut ends still in
-		 * CWR, with PRR's window shrunk to a couple of segments, and the
-		 * next transfer sends that much for a round trip until its first
-		 * ACK restores the window to ssthresh */
-		c->cwr_tail = 0;
-		w->acked = newa;
-		w->macked = newm;
-		w->win_acked += da;
-		w->win_marked += dm;
-		if (w->win_end < 0)
-			w->win_end = w->sent;
-		if (w->acked >= w->win_end) {
-			c->alpha = (1 - WIN_G) * c->alpha + WIN_G * (w->win_marked / w->win_acked);
-			w->win_acked = w->win_marked = 0;
-			w->win_end = w->sent;
-		}
-		if (w->acked > w->cwr_end) {
-			/* fluid marks: the sender reacts once a whole segment's worth
-			 * of CE-marked bytes has been echoed (CWR ignores the rest) */
-			w->ce += dm;
-			if (w->ce >= s->mss) {
-				w->ce = 0;
-				double th = c->W * (1 - c->alpha / 2);
-				c->ssthresh = th > 2 * s->mss ? th : 2 * s->mss;
-				c->W = c->ssthresh;
-				w->cwr_end = w->sent;
-				s->st.window_cuts++;
-			} else if (c->W < c->ssthresh) {
-				c->W += da;
-			} else {
-				c->W += s->mss * da / c->W;
-			}
-		}
-	}
-	if (t >= w->tsend && w->sent < w->bytes) {
-		double W = c->cwr_tail ? WIN_TAIL_SEGS * s->mss : c->W;
-		double room = W - (w->sent - w->acked), left = w->bytes - w->sent;
-		double inj = room < left ? room : left;
-		if (inj > 0) {
-			w->sent += inj;
-			return arrive_later(s, w->path[0], slot, 0, inj, 0);
-		}
-	}
-	return REACT_OK;
-}
-
-/* One step [t, t + h) (h <= dt) of every window flow; completed transfers
- * schedule their arrival, drained ones are retired. */
-static react_status_t wstep(sim_t *s, double t, double h)
-{
-	react_status_t st;
-	if (s->ul_dirty)
-		wlinks(s);
-	s->stepno++;
-	for (size_t u = 0; u < s->nul; u++) {
-		double q = s->ql[s->ul[u]] / s->mss;
-		if (q > s->st.max_queue_pkts)
-			s->st.max_queue_pkts = q;
-	}
-	for (size_t i = 0; i < s->nwact; i++)
-		if ((st = wsender(s, s->wact[i], t)))
-			return st;
-	/* new data, tagged with the previous step: the ports may send it at once */
-	if ((st = wflush(s, s->stepno - 1)))
-		return st;
-	/* every port serves its FIFO; bytes that arrived in this step wait */
-	double frac = h / s->dt;
-	for (size_t u = 0; u < s->nul; u++) {
-		int32_t l = s->ul[u];
-		wfifo_t *f = &s->fifo[l];
-		double budget = s->capdt[l] * frac;
-		while (f->n && budget > 0) {
-			wseg_t *g = &f->v[f->head];
-			if (g->step == s->stepno)
-				break;
-			double x = g->b <= budget ? g->b : budget;
-			double mx = x == g->b ? g->m : g->m * (x / g->b);
-			int32_t slot = g->slot, hop = g->hop + 1;
-			budget -= x;
-			s->ql[l] -= x;
-			if (x == g->b) {
-				f->head = (f->head + 1) & (f->cap - 1);
-				f->n--;
-			} else {
-				g->b -= x;
-				g->m -= mx;
-			}
-			wflow_t *w = &s->wf[slot];
-			if (hop < w->plen) {
-				if ((st = arrive_later(s, w->path[hop], slot, hop, x, mx)))
-					return st;
-			} else {
-				w->deliv += x;
-				w->dmark += mx;
-			}
-		}
-		if (!f->n)
-			s->ql[l] = 0; /* no rounding residue in an empty port */
-	}
-	if ((st = wflush(s, s->stepno)))
-		return st;
-	double te = t + h;
-	for (size_t i = 0; i < s->nwact;) {
-		int32_t slot = s->wact[i];
-		wflow_t *w = &s->wf[slot];
-		if ((st = ack_put(w, te)))
-			return st;
-		if (!w->done && w->deliv >= w->bytes * (1 - 1e-12)) {
-			w->done = 1;
-			if ((st = push(s, te + w->fdelay, EV_ARRIVE, w->job, w->idx)))
-				return st;
-		}
-		if (w->done && w->acked >= w->deliv * (1 - 1e-12)) {
-			if (w->cwr_end >= w->bytes * (1 - 1e-12))
-				s->conns[w->conn].cwr_tail = 1;
-			wremove(s, i);
-			continue;
-		}
-		i++;
-	}
-	s->st.rate_solves++;
-	return REACT_OK;
-}
-
 /* ---- pattern flows ---- */
 static react_status_t start_flow(sim_t *s, int32_t j, size_t f, double t)
 {
@@ -938,34 +156,19 @@ static react_status_t start_flow(sim_t *s, int32_t j, size_t f, double t)
 		return st;
 	J->plen[f] = len;
 	double d = path_delay(s, path, len);
-	J->pdelay[f] = d;
 	if (len == 0 || fl->bytes == 0) {
 		s->st.flow_events++;
 		return push(s, t + d, EV_ARRIVE, j, (int64_t)f);
 	}
-	if (s->window) {
-		/* the engine opens a logical flow's connections when its epoch starts */
-		int32_t ci;
-		if ((st = find_conn(s, (uint64_t)(j + 1) << 32 | k, J->fkey[f], J->epoch_start + 2 * d,
-		                    &ci)))
-			return st;
-		return wadd(s, j, (int32_t)f, ci, path, len, (double)fl->bytes, d, t);
-	}
-	return add_ent(s, (ent_t){j, (int32_t)f, (double)fl->bytes, 0, path, len, 0, 0, 0, 0, 0, -1}, t);
+	/* a logical flow's connections open when its epoch starts */
+	react_rate_xfer_t x = {j, (int32_t)f, path, len, (double)fl->bytes, d,
+	                       (uint64_t)(j + 1) << 32 | k, J->fkey[f], J->epoch_start + 2 * d};
+	return s->rate->add(s->model, &x, t);
 }
 
-/* Queueing delay of flow f's last byte: DCTCP holds the queue of a link
- * that long-lived flows saturate near its marking threshold, so every
- * saturated link of an external flow adds qbytes / capacity. */
-static double standing_queue(const sim_t *s, int32_t j, size_t f)
+react_status_t react_flowsim_arrival(react_flowsim_engine_t *s, double t, int32_t job, int32_t idx)
 {
-	const jstate_t *J = &s->js[j];
-	const int32_t *path = &J->paths[f * (size_t)s->maxhops];
-	double q = 0;
-	for (int32_t i = 0; i < J->plen[f]; i++)
-		if (s->nqext[path[i]] > 0)
-			q += s->qbytes / s->cap[path[i]];
-	return q;
+	return push(s, t, EV_ARRIVE, job, idx);
 }
 
 static react_status_t grow_job(jstate_t *J, size_t n, size_t maxhops, size_t npreds)
@@ -973,7 +176,7 @@ static react_status_t grow_job(jstate_t *J, size_t n, size_t maxhops, size_t npr
 	if (n > J->cap) {
 		size_t nc = n;
 #define RE(p) do { void *q = realloc(p, nc * sizeof *(p)); if (!q) return REACT_ENOMEM; p = q; } while (0)
-		RE(J->start); RE(J->fct); RE(J->pdelay); RE(J->npend); RE(J->plen); RE(J->fkey);
+		RE(J->start); RE(J->fct); RE(J->npend); RE(J->plen); RE(J->fkey);
 		J->keyed = NULL;
 		void *q = realloc(J->succ_off, (nc + 1) * sizeof *J->succ_off);
 		if (!q)
@@ -1176,7 +379,7 @@ static react_status_t check_cfg(const react_run_cfg_t *c, char *err, size_t errl
 	return REACT_OK;
 }
 
-/* One event of the heap at time t (both models). */
+/* One event of the heap at time t. */
 static react_status_t handle_event(sim_t *s, ev_t e, double t, const react_driver_cb_t *cb,
                                    int32_t *alive)
 {
@@ -1202,70 +405,17 @@ static react_status_t handle_event(sim_t *s, ev_t e, double t, const react_drive
 			                             cfg->ext[e.idx].dst_host, sport, cfg->seed, p,
 			                             s->maxhops, &len)))
 				return st;
-			if (s->window) {
-				double d = path_delay(s, p, len);
-				int32_t ci;
-				if ((st = new_conn(s, 0, 0, t + 2 * d, &ci)) ||
-				    (st = wadd(s, -1, (int32_t)e.idx, ci, p, len, INFINITY, d, t)))
-					return st;
-			} else if ((st = add_ent(s, (ent_t){-1, (int32_t)e.idx, 0, 0, p, len, 0, 0, 0, 0, 0, -1},
-			                         t))) {
+			double d = path_delay(s, p, len);
+			react_rate_xfer_t x = {-1, (int32_t)e.idx, p, len, INFINITY, d, 0, 0, t + 2 * d};
+			if ((st = s->rate->add(s->model, &x, t)))
 				return st;
-			}
 		}
 		break;
 	case EV_EXT_OFF:
-		if (s->window) {
-			for (size_t i = 0; i < s->nwact;)
-				if (s->wf[s->wact[i]].job < 0 && s->wf[s->wact[i]].idx == (int32_t)e.idx)
-					wremove(s, i);
-				else
-					i++;
-			break;
-		}
-		for (size_t i = 0; i < s->nact; i++)
-			if (s->act[i].alive && s->act[i].job < 0 && s->act[i].idx == (int32_t)e.idx) {
-				if ((st = remove_ent(s, (int32_t)i)))
-					return st;
-				s->st.flow_events++;
-			}
+		if ((st = s->rate->ext_off(s->model, (int32_t)e.idx)))
+			return st;
 		break;
 	}
-	return REACT_OK;
-}
-
-/* The window model's loop: steps of dt while any window flow is active,
- * jumps to the next event otherwise. */
-static react_status_t run_window(sim_t *s, const react_driver_cb_t *cb, int32_t alive,
-                                 double *tend)
-{
-	react_status_t st;
-	double t = 0;
-	while (alive > 0) {
-		while (s->nheap && s->heap[0].t <= t)
-			if ((st = handle_event(s, pop(s), t, cb, &alive)))
-				return st;
-		if (alive <= 0)
-			break;
-		if (s->nwact == 0) {
-			if (!s->nheap) {
-				snprintf(s->err, s->errlen, "dctcp backend: at t=%.9g s no flow can progress", t);
-				return REACT_EBACKEND;
-			}
-			t = s->heap[0].t;
-			continue;
-		}
-		/* steps end where the next event is due */
-		double h = s->dt, tn = t + h;
-		if (s->nheap && s->heap[0].t < tn) {
-			tn = s->heap[0].t;
-			h = tn - t;
-		}
-		if ((st = wstep(s, t, h)))
-			return st;
-		t = tn;
-	}
-	*tend = t;
 	return REACT_OK;
 }
 
@@ -1274,45 +424,33 @@ static void sim_free(sim_t *s)
 	if (s->js)
 		for (int32_t j = 0; j < s->cfg->njobs; j++) {
 			jstate_t *J = &s->js[j];
-			free(J->start); free(J->fct); free(J->pdelay); free(J->npend); free(J->plen);
+			free(J->start); free(J->fct); free(J->npend); free(J->plen);
 			free(J->fkey);
 			free(J->succ_off); free(J->succ); free(J->paths);
 		}
 	free(s->js);
 	if (!s->rt_shared)
 		react_routing_destroy(s->rt);
-	free(s->cap); free(s->ldelay); free(s->nqext); free(s->lround); free(s->heap); free(s->act);
+	if (s->model)
+		s->rate->destroy(s->model);
+	free(s->cap); free(s->ldelay); free(s->heap);
 	free(s->ext_paths); free(s->ext_off);
-	if (s->lf)
-		for (int32_t l = 0; l < s->ndl; l++)
-			free(s->lf[l]);
-	free(s->lf); free(s->lcnt); free(s->lcap); free(s->lstamp); free(s->seeds);
-	free(s->rc); free(s->cnt); free(s->used); free(s->used_all); free(s->freel); free(s->ch);
-	for (size_t i = 0; i < s->nwf; i++) {
-		free(s->wf[i].aq);
-		free(s->wf[i].path);
-	}
-	if (s->fifo)
-		for (int32_t l = 0; l < s->ndl; l++)
-			free(s->fifo[l].v);
-	free(s->wf); free(s->wact); free(s->wfree); free(s->conns); free(s->chash); free(s->fifo);
-	free(s->capdt); free(s->ql); free(s->ul); free(s->pend); free(s->parr); free(s->pfrac);
 }
 
 static react_status_t flowsim_run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
-                                  int window, react_routing_t *shared_rt,
+                                  const react_rate_ops_t *rate, react_routing_t *shared_rt,
                                   react_flowsim_stats_t *stats, char *err, size_t errlen)
 {
 	react_status_t st;
 	sim_t s;
 	char dummy[8];
 	memset(&s, 0, sizeof s);
-	s.window = window;
+	s.rate = rate;
 	if (!err) {
 		err = dummy;
 		errlen = sizeof dummy;
 	}
-	const char *name = window ? "dctcp" : "flow";
+	const char *name = rate->name;
 	if (!cfg || !cb || !cb->pattern_for || !cb->epoch_done) {
 		snprintf(err, errlen, "%s backend: missing configuration or callbacks", name);
 		return REACT_EINVAL;
@@ -1337,16 +475,6 @@ static react_status_t flowsim_run(const react_run_cfg_t *cfg, const react_driver
 	size_t nd = (size_t)s.ndl + 1;
 	s.cap = malloc(nd * sizeof *s.cap);
 	s.ldelay = malloc(nd * sizeof *s.ldelay);
-	s.nqext = calloc(nd, sizeof *s.nqext);
-	s.lround = calloc(nd, sizeof *s.lround);
-	s.rc = malloc(nd * sizeof *s.rc);
-	s.cnt = calloc(nd, sizeof *s.cnt);
-	s.lf = calloc(nd, sizeof *s.lf);
-	s.lcnt = calloc(nd, sizeof *s.lcnt);
-	s.lcap = calloc(nd, sizeof *s.lcap);
-	s.lstamp = calloc(nd, sizeof *s.lstamp);
-	s.used = malloc(nd * sizeof *s.used);
-	s.used_all = malloc(nd * sizeof *s.used_all);
 	s.js = calloc((size_t)cfg->njobs + 1, sizeof *s.js);
 	size_t ncopies = 0;
 	for (size_t x = 0; x < cfg->next; x++)
@@ -1354,9 +482,7 @@ static react_status_t flowsim_run(const react_run_cfg_t *cfg, const react_driver
 	s.ext_off = malloc((cfg->next + 1) * sizeof *s.ext_off);
 	s.ext_paths = malloc((ncopies * (size_t)s.maxhops + 1) * sizeof *s.ext_paths);
 	st = REACT_ENOMEM;
-	s.qbytes = REACT_FLOW_STANDING_QUEUE_PKTS * (double)(cfg->mtu ? cfg->mtu : 1500);
-	if (!s.cap || !s.ldelay || !s.nqext || !s.lround || !s.rc || !s.cnt || !s.lf || !s.lcnt || !s.lcap || !s.lstamp || !s.used || !s.used_all || !s.js ||
-	    !s.ext_off || !s.ext_paths)
+	if (!s.cap || !s.ldelay || !s.js || !s.ext_off || !s.ext_paths)
 		goto fail;
 	for (int32_t l = 0; l < s.t->nlinks; l++) {
 		s.cap[2 * l] = s.cap[2 * l + 1] = s.t->links[l].rate_bps / 8;
@@ -1365,28 +491,9 @@ static react_status_t flowsim_run(const react_run_cfg_t *cfg, const react_driver
 	for (size_t d = 0; d < cfg->ndegraded; d++)
 		s.cap[2 * cfg->degraded[d].link] = s.cap[2 * cfg->degraded[d].link + 1] =
 		    cfg->degraded[d].rate_bps / 8;
-	if (window) {
-		/* payload rates: a segment of MSS = MTU - 40 bytes travels as MTU + 2 (PPP) */
-		double mtu = cfg->mtu ? cfg->mtu : 1500, fastest = 0;
-		s.mss = mtu - 40;
-		s.capdt = malloc(nd * sizeof *s.capdt);
-		s.ql = calloc(nd, sizeof *s.ql);
-		s.fifo = calloc(nd, sizeof *s.fifo);
-		s.parr = calloc(nd, sizeof *s.parr);
-		s.pfrac = calloc(nd, sizeof *s.pfrac);
-		s.ul = malloc(nd * sizeof *s.ul);
-		st = REACT_ENOMEM;
-		if (!s.capdt || !s.ql || !s.fifo || !s.ul || !s.parr || !s.pfrac)
-			goto fail;
-		for (int32_t l = 0; l < s.ndl; l++)
-			if (s.cap[l] > fastest)
-				fastest = s.cap[l];
-		s.dt = fastest > 0 ? (mtu + 2) / fastest : 1e-6;
-		if (s.dt > 1e-6)
-			s.dt = 1e-6;
-		for (int32_t l = 0; l < s.ndl; l++)
-			s.capdt[l] = s.cap[l] * s.mss / (mtu + 2) * s.dt;
-	}
+	react_rate_net_t net = {s.ndl, s.cap, (double)(cfg->mtu ? cfg->mtu : 1500), &s.st, &s};
+	if ((st = rate->create(&net, &s.model)))
+		goto fail;
 	/* external flows: fixed paths per copy */
 	ncopies = 0;
 	for (size_t x = 0; x < cfg->next; x++) {
@@ -1417,45 +524,25 @@ static react_status_t flowsim_run(const react_run_cfg_t *cfg, const react_driver
 		if ((st = push(&s, cfg->jobs[j].start_s, EV_EPOCH, j, 0)))
 			goto fail;
 	}
+	/* the rate model advances to the next instant that matters to it (at
+	 * most the next event), then the events due then are handled */
 	double t = 0;
-	int dirty = 1;
-	if (window) {
-		if ((st = run_window(&s, cb, alive, &t)))
-			goto fail;
-		alive = 0;
-	}
+	int changed = 1;
 	while (alive > 0) {
-		if (dirty) {
-			if ((st = solve(&s, t)))
-				goto fail;
-			dirty = 0;
-		}
-		const cev_t *c0 = ctop(&s);
-		double tn = c0 ? c0->t : INFINITY;
-		if (s.nheap && s.heap[0].t <= tn)
-			tn = s.heap[0].t;
+		double tn;
+		if ((st = rate->advance(s.model, t, s.nheap ? s.heap[0].t : INFINITY, changed, &tn)))
+			goto fail;
 		if (tn == INFINITY) {
-			snprintf(err, errlen, "flow backend: at t=%.9g s no flow can progress", t);
+			snprintf(err, errlen, "%s backend: at t=%.9g s no flow can progress", name, t);
 			st = REACT_EBACKEND;
 			goto fail;
 		}
 		t = tn;
-		for (const cev_t *c = ctop(&s); c && c->t <= t + DONE_EPS_S; c = ctop(&s)) {
-			int32_t id = c->id, j = s.act[id].job;
-			size_t f = (size_t)s.act[id].idx;
-			cpop(&s);
-			s.st.flow_events++;
-			if ((st = remove_ent(&s, id)))
-				goto fail;
-			dirty = 1;
-			if ((st = push(&s, t + s.js[j].pdelay[f] + standing_queue(&s, j, f), EV_ARRIVE, j,
-			               (int64_t)f)))
-				goto fail;
-		}
+		changed = 0;
 		while (s.nheap && s.heap[0].t <= t) {
 			if ((st = handle_event(&s, pop(&s), t, cb, &alive)))
 				goto fail;
-			dirty = 1;
+			changed = 1;
 		}
 	}
 	s.st.end_s = t;
@@ -1470,13 +557,13 @@ fail:
 react_status_t react_flowsim_run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
                                  react_flowsim_stats_t *stats, char *err, size_t errlen)
 {
-	return flowsim_run(cfg, cb, 0, NULL, stats, err, errlen);
+	return flowsim_run(cfg, cb, &react_rate_maxmin, NULL, stats, err, errlen);
 }
 
 react_status_t react_flowsim_run_dctcp(const react_run_cfg_t *cfg, const react_driver_cb_t *cb,
                                        react_flowsim_stats_t *stats, char *err, size_t errlen)
 {
-	return flowsim_run(cfg, cb, 1, NULL, stats, err, errlen);
+	return flowsim_run(cfg, cb, &react_rate_dctcp, NULL, stats, err, errlen);
 }
 
 static react_status_t run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb, char *err,
@@ -1524,28 +611,28 @@ static void release(void *state)
 }
 
 static react_status_t run_prepared_w(void *state, const react_run_cfg_t *cfg,
-                                     const react_driver_cb_t *cb, int window, char *err,
-                                     size_t errlen)
+                                     const react_driver_cb_t *cb, const react_rate_ops_t *rate,
+                                     char *err, size_t errlen)
 {
 	prepared_t *p = state;
 	if (!p || !cfg || cfg->topo != p->t) {
 		snprintf(err, errlen, "%s backend: the prepared state belongs to another topology",
-		         window ? "dctcp" : "flow");
+		         rate->name);
 		return REACT_EINVAL;
 	}
-	return flowsim_run(cfg, cb, window, p->rt, NULL, err, errlen);
+	return flowsim_run(cfg, cb, rate, p->rt, NULL, err, errlen);
 }
 
 static react_status_t run_prepared(void *state, const react_run_cfg_t *cfg,
                                    const react_driver_cb_t *cb, char *err, size_t errlen)
 {
-	return run_prepared_w(state, cfg, cb, 0, err, errlen);
+	return run_prepared_w(state, cfg, cb, &react_rate_maxmin, err, errlen);
 }
 
 static react_status_t run_prepared_dctcp(void *state, const react_run_cfg_t *cfg,
                                          const react_driver_cb_t *cb, char *err, size_t errlen)
 {
-	return run_prepared_w(state, cfg, cb, 1, err, errlen);
+	return run_prepared_w(state, cfg, cb, &react_rate_dctcp, err, errlen);
 }
 
 const react_backend_ops_t react_backend_flow = {"flow", run, prepare, run_prepared, release};
