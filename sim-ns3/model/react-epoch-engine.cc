@@ -239,7 +239,6 @@ ReactEpochEngine::StartEpoch(int32_t j)
     J.start.assign(nf, 0);
     J.fct.assign(nf, 0);
     J.pending.assign(nf, 0);
-    J.succ.assign(nf, {});
     J.flowConn.assign(nf, nullptr);
     J.remaining = nf;
     J.epochStart = Simulator::Now().GetSeconds();
@@ -248,11 +247,7 @@ ReactEpochEngine::StartEpoch(int32_t j)
     for (size_t f = 0; f < nf; f++)
     {
         const react_flow_t& fl = J.pat->flows[f];
-        const size_t* pr = nullptr;
-        size_t np = react_pattern_preds(J.pat, f, &pr);
-        J.pending[f] = (int32_t)np;
-        for (size_t i = 0; i < np; i++)
-            J.succ[pr[i]].push_back(f);
+        J.pending[f] = (int32_t)react_pattern_preds(J.pat, f, nullptr);
         int32_t s = J.cfg->hosts[fl.src], d = J.cfg->hosts[fl.dst];
         if (s == d || fl.bytes == 0)
             continue;
@@ -311,9 +306,11 @@ ReactEpochEngine::FlowArrived(int32_t j, int64_t epoch, size_t f)
     }
     double fct = Simulator::Now().GetSeconds() - J.start[f];
     J.fct[f] = fct > 1e-12 ? fct : 1e-12;
-    for (size_t s : J.succ[f])
-        if (--J.pending[s] == 0)
-            StartFlow(j, s);
+    const size_t* succ = nullptr;
+    size_t ns = react_pattern_succs(J.pat, f, &succ);
+    for (size_t i = 0; i < ns; i++)
+        if (--J.pending[succ[i]] == 0)
+            StartFlow(j, succ[i]);
     if (--J.remaining == 0)
         EndEpoch(j);
 }

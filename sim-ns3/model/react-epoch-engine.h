@@ -83,7 +83,6 @@ class ReactEpochEngine
         bool done = false;
         std::vector<double> start, fct;
         std::vector<int32_t> pending;
-        std::vector<std::vector<size_t>> succ;
         std::vector<Conn*> flowConn;
         /* react_flow_key of a logical flow -> its connections */
         std::unordered_map<uint64_t, std::vector<Conn*>> conns;

@@ -45,7 +45,7 @@ typedef struct jstate {
 	int64_t epoch;
 	int alive;
 	const react_pattern_t *pat;
-	size_t nflows, cap, narrived, *succ_off, *succ, succ_cap;
+	size_t nflows, cap, narrived;
 	double *start, *fct, epoch_start;
 	uint64_t *fkey;                 /* per flow: react_flow_key of its logical flow */
 	const react_pattern_t *keyed;   /* the pattern fkey belongs to */
@@ -171,30 +171,19 @@ react_status_t react_flowsim_arrival(react_flowsim_engine_t *s, double t, int32_
 	return push(s, t, EV_ARRIVE, job, idx);
 }
 
-static react_status_t grow_job(jstate_t *J, size_t n, size_t maxhops, size_t npreds)
+static react_status_t grow_job(jstate_t *J, size_t n, size_t maxhops)
 {
 	if (n > J->cap) {
 		size_t nc = n;
 #define RE(p) do { void *q = realloc(p, nc * sizeof *(p)); if (!q) return REACT_ENOMEM; p = q; } while (0)
 		RE(J->start); RE(J->fct); RE(J->npend); RE(J->plen); RE(J->fkey);
 		J->keyed = NULL;
-		void *q = realloc(J->succ_off, (nc + 1) * sizeof *J->succ_off);
-		if (!q)
-			return REACT_ENOMEM;
-		J->succ_off = q;
-		q = realloc(J->paths, nc * maxhops * sizeof *J->paths + 1);
+		void *q = realloc(J->paths, nc * maxhops * sizeof *J->paths + 1);
 		if (!q)
 			return REACT_ENOMEM;
 		J->paths = q;
 		J->cap = nc;
 #undef RE
-	}
-	if (npreds > J->succ_cap) {
-		void *q = realloc(J->succ, npreds * sizeof *J->succ);
-		if (!q)
-			return REACT_ENOMEM;
-		J->succ = q;
-		J->succ_cap = npreds;
 	}
 	return REACT_OK;
 }
@@ -257,12 +246,8 @@ static react_status_t epoch_begin(sim_t *s, int32_t j, double t, const react_dri
 		         J->cfg->name, (long long)J->epoch, p->nranks, J->cfg->nranks);
 		return REACT_EINVAL;
 	}
-	size_t n = p->nflows, np = 0;
-	for (size_t f = 0; f < n; f++) {
-		const size_t *pr;
-		np += react_pattern_preds(p, f, &pr);
-	}
-	if ((st = grow_job(J, n, (size_t)s->maxhops, np)))
+	size_t n = p->nflows;
+	if ((st = grow_job(J, n, (size_t)s->maxhops)))
 		return st;
 	if (J->keyed != p && (st = key_flows(J, p)))
 		return st;
@@ -270,26 +255,10 @@ static react_status_t epoch_begin(sim_t *s, int32_t j, double t, const react_dri
 	J->nflows = n;
 	J->narrived = 0;
 	J->epoch_start = t;
-	memset(J->succ_off, 0, (n + 1) * sizeof *J->succ_off);
 	for (size_t f = 0; f < n; f++) {
-		const size_t *pr;
-		size_t k = react_pattern_preds(p, f, &pr);
-		J->npend[f] = (int32_t)k;
-		for (size_t i = 0; i < k; i++)
-			J->succ_off[pr[i] + 1]++;
+		J->npend[f] = (int32_t)react_pattern_preds(p, f, NULL);
 		J->fct[f] = 0;
 	}
-	for (size_t f = 0; f < n; f++)
-		J->succ_off[f + 1] += J->succ_off[f];
-	for (size_t f = 0; f < n; f++) { /* succ lists, filled via a moving cursor */
-		const size_t *pr;
-		size_t k = react_pattern_preds(p, f, &pr);
-		for (size_t i = 0; i < k; i++)
-			J->succ[J->succ_off[pr[i]]++] = f;
-	}
-	for (size_t f = n; f > 0; f--) /* shift the cursors back into offsets */
-		J->succ_off[f] = J->succ_off[f - 1];
-	J->succ_off[0] = 0;
 	if (n == 0)
 		return epoch_end(s, j, t, cb);
 	for (size_t f = 0; f < n; f++)
@@ -321,11 +290,11 @@ static react_status_t arrive(sim_t *s, int32_t j, size_t f, double t,
 	react_status_t st;
 	J->fct[f] = t - J->start[f];
 	J->narrived++;
-	for (size_t i = J->succ_off[f]; i < J->succ_off[f + 1]; i++) {
-		size_t g = J->succ[i];
-		if (--J->npend[g] == 0 && (st = start_flow(s, j, g, t)))
+	const size_t *sc;
+	size_t ns = react_pattern_succs(J->pat, f, &sc);
+	for (size_t i = 0; i < ns; i++)
+		if (--J->npend[sc[i]] == 0 && (st = start_flow(s, j, sc[i], t)))
 			return st;
-	}
 	if (J->narrived == J->nflows)
 		return epoch_end(s, j, t, cb);
 	return REACT_OK;
@@ -426,7 +395,7 @@ static void sim_free(sim_t *s)
 			jstate_t *J = &s->js[j];
 			free(J->start); free(J->fct); free(J->npend); free(J->plen);
 			free(J->fkey);
-			free(J->succ_off); free(J->succ); free(J->paths);
+			free(J->paths);
 		}
 	free(s->js);
 	if (!s->rt_shared)

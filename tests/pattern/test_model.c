@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "react/generators.h"
 #include "react/pattern.h"
 
 static react_pattern_t *mk(int32_t n, int32_t c)
@@ -113,6 +114,20 @@ Test(model, sort_degrees_preds_graphs)
 	cr_assert_eq(pr[0], 2);
 	cr_assert_eq(react_pattern_preds(p, 5, &pr), 1);
 	cr_assert_eq(pr[0], 3);
+	/* successors, the same relation read the other way, ascending */
+	const size_t *sc;
+	cr_assert_eq(react_pattern_succs(p, 0, &sc), 1);
+	cr_assert_eq(sc[0], 3);
+	cr_assert_eq(react_pattern_succs(p, 1, &sc), 1);
+	cr_assert_eq(sc[0], 3);
+	cr_assert_eq(react_pattern_succs(p, 2, &sc), 1);
+	cr_assert_eq(sc[0], 4);
+	cr_assert_eq(react_pattern_succs(p, 3, &sc), 1);
+	cr_assert_eq(sc[0], 5);
+	cr_assert_eq(react_pattern_succs(p, 4, &sc), 0);
+	cr_assert_eq(react_pattern_succs(p, 5, &sc), 0);
+	cr_assert_eq(react_pattern_succs(p, 6, &sc), 0);
+	cr_assert_null(sc);
 	cr_assert_eq(react_pattern_ngraphs(p), 2);
 	cr_assert_eq(react_pattern_chunk_graph(p, 0), 0);
 	cr_assert_eq(react_pattern_chunk_graph(p, 1), 0);
@@ -131,4 +146,43 @@ Test(model, sort_degrees_preds_graphs)
 	cr_assert_eq(react_pattern_in_degree(q, 2, 3), 0);
 	react_pattern_destroy(q);
 	react_pattern_destroy(p);
+}
+
+/* Successors are the transpose of predecessors, each list ascending and
+ * after its flow, on every generator at the sizes that break things. */
+Test(model, succs_transpose_preds)
+{
+	static const int32_t sizes[] = {2, 3, 5, 7, 8, 12, 13, 16, 64};
+	react_status_t (*gen[])(int32_t, uint64_t, react_pattern_t **) = {
+	    react_gen_tree_allreduce, react_gen_ring_allreduce, react_gen_ring_allgather,
+	    react_gen_recdbl_allgather, react_gen_rhd_allreduce};
+	int checked = 0;
+	for (size_t g = 0; g < sizeof gen / sizeof gen[0]; g++)
+		for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+			react_pattern_t *p = NULL;
+			if (gen[g](sizes[k], 1 << 20, &p) != REACT_OK)
+				continue; /* recursive doubling, halving-doubling: powers of two */
+			size_t F = p->nflows, npred = 0, nsucc = 0;
+			for (size_t f = 0; f < F; f++) {
+				const size_t *pr, *sc;
+				size_t np = react_pattern_preds(p, f, &pr), ns = react_pattern_succs(p, f, &sc);
+				npred += np;
+				nsucc += ns;
+				for (size_t i = 0; i < ns; i++) {
+					cr_assert_gt(sc[i], f);
+					if (i)
+						cr_assert_gt(sc[i], sc[i - 1]);
+					const size_t *q;
+					size_t nq = react_pattern_preds(p, sc[i], &q), hit = 0;
+					for (size_t j = 0; j < nq; j++)
+						hit += q[j] == f;
+					cr_assert_eq(hit, 1, "N=%d flow %zu: successor %zu lists it %zu times",
+					             sizes[k], f, sc[i], hit);
+				}
+			}
+			cr_assert_eq(npred, nsucc);
+			react_pattern_destroy(p);
+			checked++;
+		}
+	cr_assert_geq(checked, 4 * 9 / 2);
 }

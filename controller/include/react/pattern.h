@@ -143,6 +143,11 @@ int32_t react_pattern_flow_graph(const react_pattern_t *p, size_t f);
  * *preds is set to an array owned by the pattern (valid until the next
  * reindex/destroy); returns its length. */
 size_t react_pattern_preds(const react_pattern_t *p, size_t f, const size_t **preds);
+/* Successors of flow f: the flows g that have f among their predecessors,
+ * in increasing order (all after f).  *succs (out, may be NULL) is set to an
+ * array owned by the pattern (valid until the next reindex/destroy; NULL
+ * when f is out of range); returns its length. */
+size_t react_pattern_succs(const react_pattern_t *p, size_t f, const size_t **succs);
 /* Flows sent by rank r at step t: *ids set to an array owned by the pattern. */
 size_t react_pattern_rank_out(const react_pattern_t *p, react_step_t t, react_rank_t r,
                               const size_t **ids);

@@ -124,23 +124,18 @@ react_status_t react_costmodel_eval(const react_costmodel_t *m, const react_patt
 		now = next;
 		for (size_t f = 0; f < F; f++) {
 			if (state[f] == TX && rem[f] <= 1e-9 * (double)(p->flows[f].bytes + 1)) {
-				const size_t *pr;
+				const size_t *sc;
+				size_t ns = react_pattern_succs(p, f, &sc);
 				state[f] = DONE;
 				nleft--;
 				if (fct_out)
 					fct_out[f] = now - ready[f];
-				/* release successors: flows listing f as predecessor */
-				for (size_t g = f + 1; g < F; g++) {
-					size_t np;
-					if (state[g] != WAIT)
-						continue;
-					np = react_pattern_preds(p, g, &pr);
-					for (size_t i = 0; i < np; i++)
-						if (pr[i] == f && --npend[g] == 0) {
-							state[g] = LAT;
-							ready[g] = now;
-						}
-				}
+				/* release successors (those outside the range are SKIP) */
+				for (size_t i = 0; i < ns; i++)
+					if (state[sc[i]] == WAIT && --npend[sc[i]] == 0) {
+						state[sc[i]] = LAT;
+						ready[sc[i]] = now;
+					}
 			}
 		}
 		for (size_t f = 0; f < F; f++)

@@ -31,6 +31,8 @@ struct react_pattern_index {
 	int32_t *chunk_graph; /* nchunks */
 	size_t *pred_off;     /* nflows + 1 */
 	size_t *preds;
+	size_t *succ_off;     /* nflows + 1 */
+	size_t *succs;        /* the same relation by predecessor, successors ascending */
 };
 
 static const char *const coll_names[REACT_COLL_COUNT_] = {
@@ -144,6 +146,8 @@ static void index_free(struct react_pattern_index *ix)
 	free(ix->chunk_graph);
 	free(ix->pred_off);
 	free(ix->preds);
+	free(ix->succ_off);
+	free(ix->succs);
 	free(ix);
 }
 
@@ -262,6 +266,22 @@ static react_status_t build_preds(const react_pattern_t *p, struct react_pattern
 	ix->pred_off[p->nflows] = npreds;
 	ix->preds = preds;
 	preds = NULL;
+	/* successors: the transpose, by counting; filled in increasing flow
+	 * order, so every list is ascending */
+	ix->succ_off = calloc(p->nflows + 1, sizeof *ix->succ_off);
+	ix->succs = malloc((npreds ? npreds : 1) * sizeof *ix->succs);
+	if (!ix->succ_off || !ix->succs)
+		goto fail;
+	for (size_t i = 0; i < npreds; i++)
+		ix->succ_off[ix->preds[i] + 1]++;
+	for (size_t f = 0; f < p->nflows; f++)
+		ix->succ_off[f + 1] += ix->succ_off[f];
+	for (size_t g = 0; g < p->nflows; g++) /* succ_off[f] is f's cursor */
+		for (size_t i = ix->pred_off[g]; i < ix->pred_off[g + 1]; i++)
+			ix->succs[ix->succ_off[ix->preds[i]]++] = g;
+	for (size_t f = p->nflows; f > 0; f--) /* cursors back into offsets */
+		ix->succ_off[f] = ix->succ_off[f - 1];
+	ix->succ_off[0] = 0;
 	st = REACT_OK;
 fail:
 	free(head);
@@ -629,6 +649,17 @@ size_t react_pattern_preds(const react_pattern_t *p, size_t f, const size_t **pr
 	if (preds)
 		*preds = p->ix_->preds + p->ix_->pred_off[f];
 	return p->ix_->pred_off[f + 1] - p->ix_->pred_off[f];
+}
+
+size_t react_pattern_succs(const react_pattern_t *p, size_t f, const size_t **succs)
+{
+	if (succs)
+		*succs = NULL;
+	if (!p || !p->ix_ || f >= p->nflows)
+		return 0;
+	if (succs)
+		*succs = p->ix_->succs + p->ix_->succ_off[f];
+	return p->ix_->succ_off[f + 1] - p->ix_->succ_off[f];
 }
 
 /* The flows of cell (t, r) in one of the two per-(step, rank) CSR lists. */
