@@ -9,7 +9,8 @@
  *    below IP.  Every port's device queue is a ReactPortQueue: pure ACKs
  *    ahead of data, RED-style ECN marking on the instantaneous data backlog
  *    (MinTh 32, MaxTh 60 packets, probability 1 from MaxTh, no early
- *    drops), 32 MiB of buffer.  Host NICs mark too: ns-3's IP layer queues
+ *    drops), 32 MiB of buffer: react/dctcp.h, shared with the DCTCP window
+ *    model.  Host NICs mark too: ns-3's IP layer queues
  *    whatever TCP sends, so without marking at the NIC a sender's whole
  *    window (megabytes) would wait in its own queue and delay every other
  *    flow leaving that host by milliseconds.  Addresses follow
@@ -33,6 +34,7 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include "react/dctcp.h"
 #include "react/topology.h"
 
 #include <memory>
@@ -45,9 +47,9 @@ struct ReactNetworkConfig
 {
     uint32_t mtu = 1500;               /* IP MTU of every device: 1500 or 9000 */
     uint64_t seed = 1;                 /* mixed into every switch's ECMP seed */
-    uint64_t bufferBytes = 32ull << 20;/* per switch port */
-    double redMinTh = 32;              /* packets */
-    double redMaxTh = 60;              /* packets */
+    uint64_t bufferBytes = REACT_PORT_BUFFER_BYTES; /* per switch port */
+    double redMinTh = REACT_RED_MIN_TH_PKTS;        /* packets */
+    double redMaxTh = REACT_RED_MAX_TH_PKTS;        /* packets */
     bool recordPaths = false;          /* ECMP path recording (probe only) */
     bool globalRouting = false;        /* stock Ipv4GlobalRouting instead of ECMP */
     bool trackQueues = false;          /* record the deepest switch data queue */
@@ -86,7 +88,7 @@ class ReactNetworkHelper
     Ptr<Socket> CreateTcpSocket(int32_t h) const;
     void ConfigureTcpSocket(Ptr<Socket> s) const;
     /* IPv4 20 + TCP 20 bytes of headers: no timestamp option (see ConfigureTcpSocket) */
-    uint32_t GetSegmentSize() const { return m_cfg.mtu - 40; }
+    uint32_t GetSegmentSize() const { return m_cfg.mtu - REACT_TCPIP_HEADER_BYTES; }
 
     /* Counters summed over every port. */
     uint64_t GetPacketsSent() const;

@@ -20,7 +20,8 @@ ReactPortQueue::GetTypeId()
             .AddConstructor<ReactPortQueue>()
             .AddAttribute("MaxSize",
                           "Buffer shared by both bands",
-                          QueueSizeValue(QueueSize("32MiB")),
+                          QueueSizeValue(QueueSize(QueueSizeUnit::BYTES,
+                                                   (uint32_t)REACT_PORT_BUFFER_BYTES)),
                           MakeQueueSizeAccessor(&QueueBase::SetMaxSize, &QueueBase::GetMaxSize),
                           MakeQueueSizeChecker());
     return tid;

@@ -24,6 +24,8 @@
 #include "ns3/packet.h"
 #include "ns3/queue.h"
 
+#include "react/dctcp.h"
+
 namespace ns3 {
 
 class ReactPortQueue : public Queue<Packet>
@@ -57,8 +59,8 @@ class ReactPortQueue : public Queue<Packet>
     Ptr<Packet> TakeHead(bool drop);
     static void MarkCe(Ptr<Packet> p);
 
-    double m_minTh = 32;
-    double m_maxTh = 60;
+    double m_minTh = REACT_RED_MIN_TH_PKTS;
+    double m_maxTh = REACT_RED_MAX_TH_PKTS;
     uint64_t m_rng = 0x853c49e6748fea9bull;
     bool m_track = false;
     uint32_t m_data = 0;     /* data packets queued (they sit behind every ACK) */

@@ -7,12 +7,12 @@
  * of bytes; per step it sends its payload capacity from the head, and bytes
  * sent at hop h join hop h + 1 in the next step.  Bytes joining a port are
  * CE-marked as RED would mark them packet by packet on top of its backlog
- * (thresholds REACT_DCTCP_KMIN / KMAX, the ns-3 backend's); all arrivals at
+ * (thresholds REACT_RED_MIN_TH_PKTS / MAX_TH_PKTS, react/dctcp.h); all arrivals at
  * a port in one step are marked as one burst.  What the receiver has (bytes,
  * marked bytes) reaches the sender one base RTT later (twice the path's
  * propagation delay; ACKs are prioritised, so they do not queue).  The
- * sender is DCTCP as in ns-3.37: initial window 10 segments, alpha 1,
- * g = 1/16; slow start, then +1 segment per window; once a segment's worth
+ * sender is DCTCP as in ns-3.37 (react/dctcp.h): initial window 10
+ * segments, alpha 1, g = 1/16; slow start, then +1 segment per window; once a segment's worth
  * of marks has been echoed, window x (1 - alpha/2), then CWR until an ACK
  * beyond the data sent at the cut; alpha updated once per window of data.
  * A connection keeps window, ssthresh and alpha from one transfer to the
@@ -23,9 +23,8 @@
 #include <string.h>
 
 #include "rate_model.h"
+#include "react/dctcp.h"
 
-#define WIN_G (1.0 / 16)
-#define WIN_INIT_SEGS 10
 #define WIN_TAIL_SEGS 2
 
 /* One TCP connection: congestion state that outlives its transfers. */
@@ -122,21 +121,21 @@ static react_status_t ring_grow(void *pp, size_t *cap, size_t *head, size_t n, s
  * packets; above KMAX every packet. */
 static double red_int(double q)
 {
-	const double R = REACT_DCTCP_KMAX - REACT_DCTCP_KMIN;
-	if (q <= REACT_DCTCP_KMIN)
+	const double R = REACT_RED_MAX_TH_PKTS - REACT_RED_MIN_TH_PKTS;
+	if (q <= REACT_RED_MIN_TH_PKTS)
 		return 0;
-	if (q < REACT_DCTCP_KMAX) {
-		double u = (q - REACT_DCTCP_KMIN) / R;
+	if (q < REACT_RED_MAX_TH_PKTS) {
+		double u = (q - REACT_RED_MIN_TH_PKTS) / R;
 		return 2 * R * (u - log1p(u));
 	}
-	return 2 * R * (1 - log(2.0)) + (q - REACT_DCTCP_KMAX);
+	return 2 * R * (1 - log(2.0)) + (q - REACT_RED_MAX_TH_PKTS);
 }
 
 /* Bytes of a b-byte arrival at port l that get CE-marked. */
 static double red_marked(const win_t *s, int32_t l, double b)
 {
 	double q = s->ql[l] / s->mss;
-	if (q + b / s->mss <= REACT_DCTCP_KMIN)
+	if (q + b / s->mss <= REACT_RED_MIN_TH_PKTS)
 		return 0;
 	return s->mss * (red_int(q + b / s->mss) - red_int(q));
 }
@@ -155,7 +154,8 @@ static react_status_t new_conn(win_t *s, uint64_t ka, uint64_t kb, double est, i
 	if (react_flowsim_reserve(&s->conns, &s->conncap, s->nconn + 1, sizeof *s->conns, 64))
 		return REACT_ENOMEM;
 	*out = (int32_t)s->nconn;
-	s->conns[s->nconn++] = (wconn_t){ka, kb, WIN_INIT_SEGS * s->mss, INFINITY, 1, est, 0};
+	s->conns[s->nconn++] = (wconn_t){ka, kb, REACT_TCP_INIT_CWND_SEGS * s->mss, INFINITY,
+	                                        REACT_DCTCP_ALPHA_INIT, est, 0};
 	return REACT_OK;
 }
 
@@ -376,7 +376,7 @@ static react_status_t wsender(win_t *s, int32_t slot, double t)
 		if (w->win_end < 0)
 			w->win_end = w->sent;
 		if (w->acked >= w->win_end) {
-			c->alpha = (1 - WIN_G) * c->alpha + WIN_G * (w->win_marked / w->win_acked);
+			c->alpha = (1 - REACT_DCTCP_G) * c->alpha + REACT_DCTCP_G * (w->win_marked / w->win_acked);
 			w->win_acked = w->win_marked = 0;
 			w->win_end = w->sent;
 		}
@@ -517,7 +517,7 @@ static react_status_t win_create(const react_rate_net_t *net, void **model)
 	/* payload rates: a segment of MSS = MTU - 40 bytes travels as MTU + 2 (PPP) */
 	double mtu = net->mtu, fastest = 0;
 	size_t nd = (size_t)net->ndl + 1;
-	s->mss = mtu - 40;
+	s->mss = mtu - REACT_TCPIP_HEADER_BYTES;
 	s->capdt = malloc(nd * sizeof *s->capdt);
 	s->ql = calloc(nd, sizeof *s->ql);
 	s->fifo = calloc(nd, sizeof *s->fifo);

@@ -54,8 +54,8 @@ Test(dctcp, one_flow_runs_at_line_rate)
 	/* the first epoch pays the handshake and slow start */
 	cr_expect_gt(c.rec[0][0].fct[0], c.rec[0][1].fct[0] + 2 * 2 * D);
 	/* DCTCP holds the sender's queue near the threshold, never near the buffer */
-	cr_expect_geq(st.max_queue_pkts, REACT_DCTCP_KMIN);
-	cr_expect_lt(st.max_queue_pkts, 2 * REACT_DCTCP_KMAX, "max queue %.1f packets",
+	cr_expect_geq(st.max_queue_pkts, REACT_RED_MIN_TH_PKTS);
+	cr_expect_lt(st.max_queue_pkts, 2 * REACT_RED_MAX_TH_PKTS, "max queue %.1f packets",
 	             st.max_queue_pkts);
 	st_free(&c);
 	react_pattern_destroy(p);
@@ -79,7 +79,7 @@ Test(dctcp, incast_engages_dctcp_and_shares_fairly)
 	cr_expect_gt(st.ce_bytes, 100 * 1460.0, "RED marks CE (%.0f bytes)", st.ce_bytes);
 	cr_expect_gt(st.window_cuts, 10, "senders cut their windows (%llu)",
 	             (unsigned long long)st.window_cuts);
-	cr_expect_geq(st.max_queue_pkts, REACT_DCTCP_KMIN, "max queue %.1f", st.max_queue_pkts);
+	cr_expect_geq(st.max_queue_pkts, REACT_RED_MIN_TH_PKTS, "max queue %.1f", st.max_queue_pkts);
 	cr_expect_leq(st.max_queue_pkts, 240, "max queue %.1f", st.max_queue_pkts);
 	/* the bottleneck stays busy: 2 S at more than 90 % of the line rate */
 	double both = 2 * S / goodput(1500);

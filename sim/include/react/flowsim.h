@@ -10,21 +10,11 @@
 #include <stdint.h>
 
 #include "react/backend.h"
+#include "react/dctcp.h" /* REACT_FLOW_STANDING_QUEUE_PKTS, the RED thresholds */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Standing queue, in packets of the run's MTU, that DCTCP keeps at a link
- * saturated by long-lived (external) flows: the ECN marking threshold K
- * (RED MinTh of the ns-3 backend).  Pattern flows crossing such a link
- * arrive K * MTU / capacity later. */
-#define REACT_FLOW_STANDING_QUEUE_PKTS 32
-
-/* RED marking thresholds, in packets, of every port in the DCTCP window
- * model (react_backend_dctcp): the ns-3 backend's. */
-#define REACT_DCTCP_KMIN 32.0
-#define REACT_DCTCP_KMAX 60.0
 
 typedef struct react_flowsim_stats {
 	uint64_t flow_events;  /* flow starts + flow completions (pattern and external) */
