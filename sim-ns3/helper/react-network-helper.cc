@@ -3,8 +3,9 @@
 #include "react-ack-filter.h"
 #include "react-ecmp-routing-helper.h"
 
+#include "react/routing.h"
+
 #include <algorithm>
-#include <deque>
 #include <sstream>
 
 namespace ns3 {
@@ -103,11 +104,6 @@ ReactNetworkHelper::BuildReact(const react_topology_t* t, const std::vector<char
         tab.recordPaths = cfg.recordPaths;
     }
 
-    struct Adj
-    {
-        uint32_t nbr, port;
-    };
-    std::vector<std::vector<Adj>> adj(nn);
     std::vector<uint32_t> nIfaces(m_hostNode.size(), 0);
     m_portDlink.assign(nn, {});
     m_hostAddr.assign(m_hostNode.size(), Ipv4Address());
@@ -153,48 +149,46 @@ ReactNetworkHelper::BuildReact(const react_topology_t* t, const std::vector<char
             if (m_portDlink[n].size() <= port)
                 m_portDlink[n].resize(port + 1, -1);
             m_portDlink[n][port] = 2 * i + side;
-            adj[n].push_back(Adj{(uint32_t)(side ? l.a : l.b), port});
         }
     }
     for (uint32_t h = 0; h < m_hostNode.size(); h++)
         if (!nIfaces[h])
             return "topology: host " + std::to_string(h) + " has no link";
 
-    /* ECMP tables: for every destination host, BFS over switches only. */
+    /* ECMP tables: for every destination host, every node's equal-cost
+     * next hops as the shared routing (react/routing.h) gives them, in
+     * increasing link order, as ports */
+    react_routing_t* rt = nullptr;
+    char why[256] = "";
+    if (react_routing_create(t, &rt, why, sizeof why) != REACT_OK)
+        return std::string("topology: ") + why;
+    std::vector<uint16_t> portOf((size_t)2 * (size_t)t->nlinks); /* directed link -> its port */
+    size_t maxDeg = 1;
+    for (uint32_t n = 0; n < nn; n++)
+    {
+        for (uint32_t port = 0; port < m_portDlink[n].size(); port++)
+            if (m_portDlink[n][port] >= 0)
+                portOf[(size_t)m_portDlink[n][port]] = (uint16_t)port;
+        maxDeg = std::max(maxDeg, m_portDlink[n].size());
+    }
+    std::vector<int32_t> hops(maxDeg);
     std::vector<std::vector<uint32_t>> offs(nn);
     std::vector<std::vector<uint16_t>> ports(nn);
-    std::vector<int32_t> dist(nn);
-    std::deque<uint32_t> q;
     for (uint32_t h = 0; h < m_hostNode.size(); h++)
-    {
-        uint32_t d = m_hostNode[h];
-        std::fill(dist.begin(), dist.end(), -1);
-        dist[d] = 0;
-        q.clear();
-        q.push_back(d);
-        while (!q.empty())
-        {
-            uint32_t u = q.front();
-            q.pop_front();
-            if (isHost[u] && u != d)
-                continue; /* hosts do not relay */
-            for (const Adj& a : adj[u])
-                if (dist[a.nbr] < 0)
-                {
-                    dist[a.nbr] = dist[u] + 1;
-                    q.push_back(a.nbr);
-                }
-        }
         for (uint32_t n = 0; n < nn; n++)
         {
             offs[n].push_back((uint32_t)ports[n].size());
-            if (n == d || dist[n] <= 0)
-                continue;
-            for (const Adj& a : adj[n])
-                if (dist[a.nbr] == dist[n] - 1 && (a.nbr == d || !isHost[a.nbr]))
-                    ports[n].push_back((uint16_t)a.port);
+            int32_t k = react_routing_next_hops(rt, (int32_t)n, (int32_t)h, hops.data(),
+                                                (int32_t)hops.size());
+            if (k < 0)
+            {
+                react_routing_destroy(rt);
+                return "out of memory building the ECMP tables";
+            }
+            for (int32_t i = 0; i < k; i++)
+                ports[n].push_back(portOf[(size_t)hops[(size_t)i]]);
         }
-    }
+    react_routing_destroy(rt);
     for (uint32_t n = 0; n < nn; n++)
     {
         offs[n].push_back((uint32_t)ports[n].size());

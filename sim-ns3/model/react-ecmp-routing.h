@@ -2,8 +2,9 @@
  * react-ecmp-routing.h - per-flow ECMP for REACT's ns-3 networks.
  *
  * ReactEcmpTable is one node's forwarding table, filled once from the
- * topology (ReactNetworkHelper computes, for every destination host, the
- * neighbours one hop closer on a shortest path, hosts never relaying), so no
+ * topology (ReactNetworkHelper asks the shared routing, react/routing.h,
+ * for every destination host, for the next hops one hop closer on a
+ * shortest path, hosts never relaying, and turns them into ports), so no
  * global-routing computation or per-lookup route scan happens: a lookup is
  * the destination address turned into a host index (the address plan encodes
  * it), one array slice of equal-cost output ports, and a 5-tuple hash mixed
