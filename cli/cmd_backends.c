@@ -31,6 +31,7 @@
 #include "cli.h"
 #include "progress.h"
 #include "react/backend.h"
+#include "react/csv.h"
 #include "react/driver.h"
 #include "react/scenario.h"
 #include "react/stats.h"
@@ -118,40 +119,6 @@ typedef struct ns3row {
 	long long changes;
 } ns3row_t;
 
-/* Split one CSV line into at most max fields (double quotes protect commas;
- * "" inside them is a quote); returns the number of fields, -1 when too many
- * or a field is longer than len - 1. */
-static int csv_split(const char *line, char (*f)[256], int max)
-{
-	int n = 0;
-	const char *p = line;
-	for (;;) {
-		if (n == max)
-			return -1;
-		size_t k = 0;
-		int q = *p == '"';
-		if (q)
-			p++;
-		while (*p && (q || (*p != ',' && *p != '\n' && *p != '\r'))) {
-			if (q && *p == '"') {
-				if (p[1] != '"') {
-					p++;
-					q = 0;
-					continue;
-				}
-				p++;
-			}
-			if (k + 1 >= 256)
-				return -1;
-			f[n][k++] = *p++;
-		}
-		f[n++][k] = 0;
-		if (*p != ',')
-			return n;
-		p++;
-	}
-}
-
 /* Read the ns-3 columns of a compare-backends CSV; *rows malloc'd. */
 static int load_ns3(const char *path, ns3row_t **rows, size_t *nrows)
 {
@@ -159,20 +126,23 @@ static int load_ns3(const char *path, ns3row_t **rows, size_t *nrows)
 	                                   "ns3_react_gbps", "ns3_impr_pct", "ns3_changes"};
 	enum { NNEED = 7, MAXF = 32 };
 	int col[NNEED], secol = -1;
-	char line[4096], (*f)[256] = malloc(MAXF * sizeof *f);
+	char line[4096], *f[MAXF + 1];
 	FILE *in = fopen(path, "r");
 	size_t cap = 0, n = 0, lno = 0;
 	ns3row_t *v = NULL;
 	*rows = NULL;
 	*nrows = 0;
-	if (!in || !f) {
+	if (!in) {
 		fprintf(stderr, "react compare-backends: --ns3-from %s: %s\n", path, strerror(errno));
 		goto fail;
 	}
 	int nf = 0;
 	while (fgets(line, sizeof line, in)) {
 		lno++;
-		int k = csv_split(line, f, MAXF);
+		line[strcspn(line, "\r\n")] = 0;
+		int k = (int)react_csv_split(line, f, MAXF + 1);
+		if (k > MAXF)
+			k = -1; /* too many fields */
 		if (lno == 1) {
 			nf = k;
 			for (int i = 0; i < NNEED; i++) {
@@ -238,14 +208,12 @@ static int load_ns3(const char *path, ns3row_t **rows, size_t *nrows)
 		goto fail;
 	}
 	fclose(in);
-	free(f);
 	*rows = v;
 	*nrows = n;
 	return 0;
 fail:
 	if (in)
 		fclose(in);
-	free(f);
 	free(v);
 	return -1;
 }

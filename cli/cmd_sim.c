@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "simopts.h"
 #include "sweep.h"
+#include "react/csv.h"
 #include "react/driver.h"
 #include "react/oracle.h"
 #include "react/results.h"
@@ -623,9 +624,8 @@ static void print_sweep_table(const char *out, const react_scenario_t *s)
 		fclose(f);
 		return;
 	}
-	hbuf[strcspn(hbuf, "\n")] = 0;
-	for (char *t = strtok(hbuf, ","); t && nh < 64; t = strtok(NULL, ","))
-		hdr[nh++] = t;
+	hbuf[strcspn(hbuf, "\r\n")] = 0;
+	nh = (int)react_csv_split(hbuf, hdr, 64);
 	for (int i = 0; i < nh; i++) {
 		if (xi != SIZE_MAX && !strcmp(hdr[i], react_scenario_axis_name(s, xi)))
 			cx = i;
@@ -646,10 +646,8 @@ static void print_sweep_table(const char *out, const react_scenario_t *s)
 	}
 	while (fgets(line, sizeof line, f)) {
 		char *fl[64];
-		int nf = 0;
-		line[strcspn(line, "\n")] = 0;
-		for (char *t = strtok(line, ","); t && nf < 64; t = strtok(NULL, ","))
-			fl[nf++] = t;
+		line[strcspn(line, "\r\n")] = 0;
+		int nf = (int)react_csv_split(line, fl, 64);
 		if (nf <= cy || nf <= cp || nf <= co)
 			continue;
 		const char *xv = cx >= 0 ? fl[cx] : "-", *sv = cs >= 0 ? fl[cs] : "-";
@@ -874,8 +872,7 @@ static long compare_csv(const char *name, const char *label, const char *stored,
 		lb[strcspn(lb, "\r\n")] = 0;
 		if (lineno == 1) {
 			snprintf(hdr, sizeof hdr, "%s", la);
-			for (char *t = strtok(hdr, ","); t && nh < 128; t = strtok(NULL, ","))
-				hf[nh++] = t;
+			nh = (int)react_csv_split(hdr, hf, 128);
 			if (strcmp(la, lb)) {
 				diffs++;
 				if ((*printed)++ < 40)
@@ -888,12 +885,7 @@ static long compare_csv(const char *name, const char *label, const char *stored,
 		if (!strcmp(la, lb))
 			continue;
 		char *fa[128], *fb[128];
-		int na = 0, nb = 0;
-		char *sa = NULL, *sb = NULL;
-		for (char *t = strtok_r(la, ",", &sa); t && na < 128; t = strtok_r(NULL, ",", &sa))
-			fa[na++] = t;
-		for (char *t = strtok_r(lb, ",", &sb); t && nb < 128; t = strtok_r(NULL, ",", &sb))
-			fb[nb++] = t;
+		int na = (int)react_csv_split(la, fa, 128), nb = (int)react_csv_split(lb, fb, 128);
 		for (int k = 0; k < (na > nb ? na : nb); k++) {
 			const char *x = k < na ? fa[k] : "", *y = k < nb ? fb[k] : "";
 			double dx, dy;

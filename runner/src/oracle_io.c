@@ -134,7 +134,7 @@ react_status_t react_oracle_files_load(const char *dir, const react_config_t *cf
 	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		char *fl[64];
 		if (!nh) {
-			nh = csv_split(l, hdr, 64);
+			nh = react_csv_split(l, hdr, 64);
 			cfp = col_of(hdr, nh, "fingerprint");
 			cjob = col_of(hdr, nh, "job");
 			corc = col_of(hdr, nh, "oracle_mean_gbps");
@@ -143,7 +143,7 @@ react_status_t react_oracle_files_load(const char *dir, const react_config_t *cf
 				goto none;
 			continue;
 		}
-		size_t nf = csv_split(l, fl, 64);
+		size_t nf = react_csv_split(l, fl, 64);
 		if (nf != nh || strtoull(fl[cfp], NULL, 16) != fp)
 			goto none;
 		int32_t j;
@@ -232,7 +232,7 @@ char *react_summary_add_oracle(const char *summary, const react_config_t *cfg,
 		char *copy = strdup(l), *fl[128];
 		if (!copy)
 			goto bad;
-		size_t nf = csv_split(copy, fl, 128);
+		size_t nf = react_csv_split(copy, fl, 128);
 		if (first) {
 			int co = col_of(fl, nf, "oracle_mean_gbps");
 			nbase = co >= 0 ? (size_t)co : nf;
@@ -243,7 +243,7 @@ char *react_summary_add_oracle(const char *summary, const react_config_t *cfg,
 			if (cjob < 0 || cb < 0 || cr < 0)
 				goto bad;
 			sb_printf(&b, "%.*s,oracle_mean_gbps,oracle_impr_pct,captured\n",
-			          (int)(nbase < nf ? csv_field_offset(l, nbase) - 1 : strlen(l)), l);
+			          (int)(nbase < nf ? react_csv_field_offset(l, nbase) - 1 : strlen(l)), l);
 			first = 0;
 			continue;
 		}
@@ -262,7 +262,7 @@ char *react_summary_add_oracle(const char *summary, const react_config_t *cfg,
 		double base = strtod(fl[cb], NULL), react = strtod(fl[cr], NULL), orc = f->oracle_gbps[j];
 		double cap = react_oracle_captured(base, react, orc);
 		free(copy);
-		size_t keep = nbase < nf ? csv_field_offset(l, nbase) - 1 : strlen(l);
+		size_t keep = nbase < nf ? react_csv_field_offset(l, nbase) - 1 : strlen(l);
 		sb_printf(&b, "%.*s,%.6f,%.3f,", (int)keep, l, orc, react_improvement_pct(base, orc));
 		if (isnan(cap))
 			sb_printf(&b, "n/a\n");

@@ -372,7 +372,7 @@ react_status_t react_plot_sweep(const char *out, const react_scenario_t *s, int 
 		snprintf(err, errlen, "no plot: %s has no rows", path);
 		goto done;
 	}
-	t.nh = csv_split(rows[0], t.hdr, 64);
+	t.nh = react_csv_split(rows[0], t.hdr, 64);
 	t.cx = col_of(t.hdr, t.nh, react_scenario_axis_name(s, xi));
 	t.cs = si != SIZE_MAX ? col_of(t.hdr, t.nh, react_scenario_axis_name(s, si)) : -1;
 	t.cj = col_of(t.hdr, t.nh, "job");
@@ -391,7 +391,7 @@ react_status_t react_plot_sweep(const char *out, const react_scenario_t *s, int 
 		goto done;
 	}
 	for (size_t r = 1; r < t.nrows; r++) {
-		t.nf[r] = csv_split(rows[r], t.fld[r], 64);
+		t.nf[r] = react_csv_split(rows[r], t.fld[r], 64);
 		/* a row too short for the axes is left out of every figure */
 		if ((int)t.nf[r] <= t.cj || (int)t.nf[r] <= t.cx || (int)t.nf[r] <= t.cs)
 			t.nf[r] = 0;

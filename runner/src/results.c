@@ -181,7 +181,7 @@ uint64_t react_config_fingerprint_noparams(const react_config_t *cfg)
 
 void sb_csv_field(sb_t *b, const char *v)
 {
-	if (strpbrk(v, ",\"\n")) {
+	if (react_csv_needs_quotes(v)) {
 		sb_printf(b, "\"");
 		for (const char *c = v; *c; c++)
 			sb_printf(b, *c == '"' ? "\"\"" : "%c", *c);
@@ -247,59 +247,6 @@ char *react_epochs_csv_text(const react_config_t *cfg, const react_pair_result_t
 	return sb_take(&b);
 }
 
-size_t csv_field_offset(const char *line, size_t k)
-{
-	size_t i = 0, f = 0;
-	int q = 0;
-	for (; line[i] && f < k; i++) {
-		if (line[i] == '"')
-			q = !q;
-		else if (line[i] == ',' && !q)
-			f++;
-	}
-	return f == k ? i : strlen(line);
-}
-
-/* Split one CSV line in place (quotes supported); returns the field count. */
-size_t csv_split(char *line, char **fields, size_t max)
-{
-	size_t n = 0;
-	char *p = line;
-	for (;;) {
-		if (n == max)
-			return n;
-		if (*p == '"') {
-			char *w = ++p;
-			fields[n++] = w;
-			while (*p) {
-				if (*p == '"' && p[1] == '"') {
-					*w++ = '"';
-					p += 2;
-				} else if (*p == '"') {
-					p++;
-					break;
-				} else {
-					*w++ = *p++;
-				}
-			}
-			while (*p && *p != ',')
-				p++;
-			int more = *p == ',';
-			*w = 0;
-			if (!more)
-				return n;
-			p++;
-		} else {
-			fields[n++] = p;
-			char *c = strchr(p, ',');
-			if (!c)
-				return n;
-			*c = 0;
-			p = c + 1;
-		}
-	}
-}
-
 void react_epoch_table_destroy(react_epoch_table_t *t)
 {
 	if (!t)
@@ -335,7 +282,7 @@ react_status_t react_epochs_csv_read(const char *path, react_epoch_table_t **out
 			line[--L] = 0;
 		if (!L || line[0] == '#')
 			continue;
-		size_t nf = csv_split(line, f, 64);
+		size_t nf = react_csv_split(line, f, 64);
 		if (col_epoch < 0 && col_time < 0) {
 			for (size_t i = 0; i < nf; i++) {
 				int *c = !strcmp(f[i], "mode") ? &col_mode : !strcmp(f[i], "job") ? &col_job
@@ -492,7 +439,7 @@ static int summary_check(const char *text, const react_scenario_t *s, const reac
 			snprintf(why, whylen, "summary.csv line %zu: cut short (no end of line)", line);
 			goto done;
 		}
-		size_t nf = csv_split(l, f, 256);
+		size_t nf = react_csv_split(l, f, 256);
 		if (nf != ncols) {
 			snprintf(why, whylen, "summary.csv line %zu: expected %zu fields, got %zu", line,
 			         ncols, nf);
@@ -557,7 +504,7 @@ static int epochs_check(const char *text, const react_config_t *cfg, char *why, 
 			snprintf(why, whylen, "epochs.csv line %zu: cut short (no end of line)", line);
 			goto done;
 		}
-		size_t nf = csv_split(l, f, 16);
+		size_t nf = react_csv_split(l, f, 16);
 		int32_t j = 0;
 		int m = nf == 8 ? (!strcmp(f[0], "baseline") ? 0 : !strcmp(f[0], "react") ? 1 : -1) : -1;
 		while (m >= 0 && j < nj && strcmp(f[1], cfg->run.jobs[j].name))
@@ -945,7 +892,7 @@ react_status_t react_runs_csv_assemble_ex(const char *out, const react_scenario_
 				nf += *c == ',';
 			char *save = NULL;
 			for (char *l = strtok_r(body + 1, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-				sb_printf(&b, "%.*s\n", (int)(csv_field_offset(l, nf - ORACLE_COLUMNS) - 1), l);
+				sb_printf(&b, "%.*s\n", (int)(react_csv_field_offset(l, nf - ORACLE_COLUMNS) - 1), l);
 		}
 		free(text);
 	}

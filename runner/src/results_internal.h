@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "react/csv.h" /* the CSV reader, for the files that include this */
+
 typedef struct sb {
 	char *buf;
 	size_t len, cap;
@@ -20,13 +22,7 @@ char *sb_take(sb_t *b);
 struct react_config;
 uint64_t react_config_fingerprint_noparams(const struct react_config *cfg);
 
-/* Byte offset in line of the start of field k (quotes respected); the
- * length of the line when it has k fields or fewer. */
-size_t csv_field_offset(const char *line, size_t k);
-/* Append v as one CSV field, quoted (RFC 4180) when it holds a comma, a
- * quote or a newline. */
+/* Append v as one CSV field, quoted as react_csv_write_field does. */
 void sb_csv_field(sb_t *b, const char *v);
-/* Split one CSV line in place (double quotes supported); returns the field count. */
-size_t csv_split(char *line, char **fields, size_t max);
 
 #endif
