@@ -49,19 +49,6 @@ static void run_usage(FILE *f)
 	        "exit: 0 done, 2 bad input or a failed run\n");
 }
 
-/* --progress SECONDS of run and regress: 0 <= s <= 1e6, else -1 (printed). */
-static int parse_progress(const char *cmd, const char *v, double *every)
-{
-	char *end;
-	double x = strtod(v, &end);
-	if (end == v || *end || !(x >= 0) || x > 1e6) {
-		fprintf(stderr, "react %s: --progress: expected seconds >= 0, got '%s'\n", cmd, v);
-		return -1;
-	}
-	*every = x;
-	return 0;
-}
-
 /* react run's progress: epochs of both runs, counted by the driver's hook. */
 typedef struct run_progress {
 	cli_progress_t line;
@@ -207,7 +194,7 @@ int react_cmd_run(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
 			quiet = 1;
 		} else if (!strcmp(argv[i], "--progress") && i + 1 < argc) {
-			if (parse_progress("run", argv[++i], &every))
+			if (cli_parse_progress("run", argv[++i], &every))
 				return 2;
 		} else if (argv[i][0] == '-' || o.path) {
 			fprintf(stderr, "react run: unexpected argument '%s'\n", argv[i]);
@@ -939,7 +926,7 @@ int react_cmd_regress(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
 			quiet = 1;
 		} else if (!strcmp(argv[i], "--progress") && i + 1 < argc) {
-			if (parse_progress("regress", argv[++i], &every))
+			if (cli_parse_progress("regress", argv[++i], &every))
 				return 2;
 		} else if (argv[i][0] == '-' || dir) {
 			fprintf(stderr, "react regress: unexpected argument '%s'\n", argv[i]);

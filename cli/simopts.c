@@ -111,3 +111,15 @@ int cli_parse_count(const char *cmd, const char *opt, const char *v, long *out, 
 	*out = x;
 	return 0;
 }
+
+int cli_parse_progress(const char *cmd, const char *v, double *every)
+{
+	char *end;
+	double x = strtod(v, &end);
+	if (end == v || *end || !(x >= 0) || x > 1e6) {
+		fprintf(stderr, "react %s: --progress: expected seconds >= 0, got '%s'\n", cmd, v);
+		return -1;
+	}
+	*every = x;
+	return 0;
+}

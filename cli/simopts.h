@@ -29,6 +29,8 @@ react_scenario_t *cli_load_scenario(const char *cmd, const common_opts_t *o);
  * record). */
 const react_backend_ops_t *cli_backend_of(const char *cmd, const react_scenario_t *s,
                                           const common_opts_t *o, react_config_t *cfg);
+/* --progress SECONDS: 0 <= s <= 1e6 into *every; -1 after printing the error. */
+int cli_parse_progress(const char *cmd, const char *v, double *every);
 /* An integer >= min for option opt; -1 after printing the error. */
 int cli_parse_count(const char *cmd, const char *opt, const char *v, long *out, long min);
 /* The header of `react run`: scenario, configuration, topology, jobs and
