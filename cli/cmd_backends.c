@@ -45,9 +45,14 @@ static void usage(FILE *f)
 	        "usage: react compare-backends SCENARIO [--set KEY=VALUE]... [--config I]\n"
 	        "                              [--fluid flow|dctcp] [--csv FILE] [--tol FRACTION]\n"
 	        "                              [--deadband PCT] [--ns3-from CSV]\n"
+	        "       react compare-backends SCENARIO --backends B1,B2[,...] [--set KEY=VALUE]...\n"
+	        "                              [--config I] [--csv FILE] [--tol F] [--deadband PCT]\n"
 	        "  Runs every configuration (or only configuration I) of SCENARIO, baseline and\n"
 	        "  REACT, on a flow-level backend and the ns-3 backend and prints them side by\n"
 	        "  side.\n"
+	        "  --backends L   any backends side by side (flow, dctcp, ns3, gpu), each with\n"
+	        "                 its improvement's standard error; agreement is counted\n"
+	        "                 against the first (gpu: the host transport in build/react)\n"
 	        "  --fluid B      the flow-level backend: flow (max-min rates, default) or dctcp\n"
 	        "                 (DCTCP window model)\n"
 	        "  --csv FILE     also write one row per configuration and job (atomically)\n"
@@ -218,6 +223,123 @@ fail:
 	return -1;
 }
 
+/* --backends: any set of backends side by side.  Every configuration and
+ * job: per backend the baseline and REACT mean algbw, the improvement and
+ * its standard error and REACT's pattern changes; then, for every backend
+ * after the first, the algbw ratios to the first and whether the signs of
+ * improvement agree (within the deadband, and within 2 standard errors). */
+enum { MAXB = 8 };
+static int compare_many(react_scenario_t *s, const char *path, const react_backend_ops_t **bes,
+                        int nb, long only, FILE *csv, double tol, double deadband,
+                        cb_progress_t *pg)
+{
+	char err[1024];
+	size_t n = react_scenario_nconfigs(s);
+	long runs = 0, abw[MAXB] = {0}, asg[MAXB] = {0}, asig[MAXB] = {0};
+	printf("scenario %s: %zu configuration%s, backends", react_scenario_name(s), n,
+	       n == 1 ? "" : "s");
+	for (int b = 0; b < nb; b++)
+		printf("%s %s", b ? "," : "", bes[b]->name);
+	printf(" (algbw in GB/s, mean after warm-up; impr%% +- its standard error)\n");
+	printf("%-6s %-24s %-8s", "config", "key", "job");
+	for (int b = 0; b < nb; b++)
+		printf(" | %-6.6s %7s %7s %14s %3s", bes[b]->name, "base", "react", "impr%", "ch");
+	printf("\n");
+	if (csv) {
+		fprintf(csv, "config,key,job");
+		for (int b = 0; b < nb; b++)
+			fprintf(csv, ",%s_base_gbps,%s_react_gbps,%s_impr_pct,%s_impr_se_pct,%s_changes",
+			        bes[b]->name, bes[b]->name, bes[b]->name, bes[b]->name, bes[b]->name);
+		for (int b = 1; b < nb; b++)
+			fprintf(csv, ",%s_ratio_base,%s_ratio_react,%s_sign_agree,%s_sig_sign_agree",
+			        bes[b]->name, bes[b]->name, bes[b]->name, bes[b]->name);
+		fprintf(csv, "\n");
+	}
+	fflush(stdout);
+	react_pair_opts_t po = {.progress = cb_progress, .progress_ctx = pg};
+	for (size_t c = 0; c < n; c++) {
+		if (only >= 0 && c != (size_t)only)
+			continue;
+		react_config_t *cfg = NULL;
+		react_pair_result_t pr[MAXB];
+		memset(pr, 0, sizeof pr);
+		if (react_scenario_config(s, c, &cfg, err, sizeof err) != REACT_OK) {
+			fprintf(stderr, "react compare-backends: %s\n", err);
+			return 2;
+		}
+		pg->cfg = cfg;
+		pg->i++;
+		pg->done = 0;
+		pg->cfg_epochs = 0;
+		for (int32_t j = 0; j < cfg->run.njobs; j++)
+			pg->cfg_epochs += 2 * cfg->run.jobs[j].epochs * nb;
+		react_status_t st = REACT_OK;
+		for (int b = 0; b < nb && st == REACT_OK; b++) {
+			pg->backend = bes[b]->name;
+			if ((st = react_config_check_backend(s, cfg, bes[b]->name, err, sizeof err)) ==
+			    REACT_OK)
+				st = react_run_pair(bes[b], cfg, &po, &pr[b], err, sizeof err);
+		}
+		cli_progress_clear(&pg->line);
+		if (st != REACT_OK) {
+			fprintf(stderr, "react compare-backends: %s configuration %zu (%s): %s\n", path, c,
+			        cfg->key, err);
+			for (int b = 0; b < nb; b++)
+				react_pair_result_clear(&pr[b]);
+			react_config_destroy(cfg);
+			return 2;
+		}
+		for (int32_t j = 0; j < cfg->run.njobs; j++) {
+			double base[MAXB], rx[MAXB], impr[MAXB], se[MAXB];
+			long long ch[MAXB];
+			for (int b = 0; b < nb; b++) {
+				base[b] = pr[b].baseline->jobs[j].mean_algbw_gbps;
+				rx[b] = pr[b].react->jobs[j].mean_algbw_gbps;
+				impr[b] = react_improvement_pct(base[b], rx[b]);
+				se[b] = impr_se_pct(&pr[b], j);
+				ch[b] = (long long)pr[b].react->jobs[j].ctl.changes;
+			}
+			runs++;
+			printf("%-6s %-24.24s %-8.8s", cfg->id, cfg->key[0] ? cfg->key : "-",
+			       cfg->run.jobs[j].name);
+			for (int b = 0; b < nb; b++)
+				printf(" | %-6s %7.3f %7.3f %+7.1f +-%4.1f %3lld", "", base[b], rx[b], impr[b],
+				       se[b], ch[b]);
+			printf("\n");
+			if (csv) {
+				fprintf(csv, "%s,\"%s\",%s", cfg->id, cfg->key, cfg->run.jobs[j].name);
+				for (int b = 0; b < nb; b++)
+					fprintf(csv, ",%.6f,%.6f,%.3f,%.3f,%lld", base[b], rx[b], impr[b], se[b],
+					        ch[b]);
+			}
+			for (int b = 1; b < nb; b++) {
+				double rb = base[0] > 0 ? base[b] / base[0] : 0;
+				double rr = rx[0] > 0 ? rx[b] / rx[0] : 0;
+				int bw = fabs(rb - 1) <= tol && fabs(rr - 1) <= tol;
+				int sg = react_stats_sign(impr[0], deadband) == react_stats_sign(impr[b], deadband);
+				int ss = react_stats_sign(impr[0], 2 * se[0]) ==
+				         react_stats_sign(impr[b], 2 * se[b]);
+				abw[b] += bw;
+				asg[b] += sg;
+				asig[b] += ss;
+				if (csv)
+					fprintf(csv, ",%.6f,%.6f,%d,%d", rb, rr, sg, ss);
+			}
+			if (csv)
+				fprintf(csv, "\n");
+		}
+		fflush(stdout);
+		for (int b = 0; b < nb; b++)
+			react_pair_result_clear(&pr[b]);
+		react_config_destroy(cfg);
+	}
+	for (int b = 1; b < nb; b++)
+		printf("%s against %s over %ld run%s: algbw within %.0f%% %ld, same sign of improvement "
+		       "%ld, same significant sign %ld\n", bes[b]->name, bes[0]->name, runs,
+		       runs == 1 ? "" : "s", tol * 100, abw[b], asg[b], asig[b]);
+	return 0;
+}
+
 int react_cmd_compare_backends(int argc, char **argv)
 {
 	const char *path = NULL, *csv_path = NULL;
@@ -229,6 +351,8 @@ int react_cmd_compare_backends(int argc, char **argv)
 	long only = -1;
 	double tol = 0.15, deadband = 2.0, every = 5.0;
 	int quiet = 0;
+	const react_backend_ops_t *bes[MAXB];
+	int nb = 0;
 	cb_progress_t pg = {.line = {.off = 1}};
 	char err[1024];
 	int rc = 2;
@@ -264,6 +388,27 @@ int react_cmd_compare_backends(int argc, char **argv)
 				goto out;
 			}
 			fluid = b;
+		} else if (!strcmp(a, "--backends") && i + 1 < argc) {
+			char list[256], *save = NULL;
+			snprintf(list, sizeof list, "%s", argv[++i]);
+			nb = 0;
+			for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+				char where[64];
+				snprintf(where, sizeof where, "--backends");
+				if (nb == MAXB) {
+					fprintf(stderr, "react compare-backends: --backends: at most %d\n", MAXB);
+					goto out;
+				}
+				if (!(bes[nb++] = react_cli_backend_for(t, where, err, sizeof err))) {
+					fprintf(stderr, "react compare-backends: %s\n", err);
+					goto out;
+				}
+			}
+			if (nb < 2) {
+				fprintf(stderr, "react compare-backends: --backends: expected two or more "
+				                "backends separated by commas, got '%s'\n", argv[i]);
+				goto out;
+			}
 		} else if (!strcmp(a, "--ns3-from") && i + 1 < argc) {
 			ns3_from = argv[++i];
 		} else if (!strcmp(a, "--csv") && i + 1 < argc) {
@@ -297,8 +442,12 @@ int react_cmd_compare_backends(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
+	if (nb && ns3_from) {
+		fprintf(stderr, "react compare-backends: --ns3-from goes with --fluid, not --backends\n");
+		goto out;
+	}
 #ifndef REACT_HAVE_NS3
-	if (!ns3_from) {
+	if (!ns3_from && !nb) {
 		fprintf(stderr, "react compare-backends: this build has no ns-3 backend (configure with "
 		                "-Dns3=enabled and libns3-dev 3.37 installed), and no --ns3-from\n");
 		goto out;
@@ -338,6 +487,13 @@ int react_cmd_compare_backends(int argc, char **argv)
 			csv_tmp[0] = 0;
 			goto out;
 		}
+	}
+	if (nb) {
+		pg.n = only >= 0 ? 1 : n;
+		cli_progress_start(&pg.line, "react compare-backends", (int64_t)pg.n * PROG_PER_CONFIG,
+		                   every, quiet);
+		rc = compare_many(s, path, bes, nb, only, csv, tol, deadband, &pg);
+		goto out;
 	}
 	if (csv)
 		fprintf(csv, "config,key,job,flow_base_gbps,flow_react_gbps,flow_impr_pct,flow_changes,"

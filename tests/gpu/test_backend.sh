@@ -15,6 +15,8 @@
 #     (deterministic virtual time);
 #   - a sweep resumed with another --backend or another gpu section runs
 #     its configurations again (the fingerprint has both);
+#   - compare-backends --backends flow,dctcp,gpu: each column is that
+#     backend's own react run, ratios to the first backend;
 #   - a congestion field the backend cannot model is an error naming the
 #     file, line and field, exit 2, nothing written: external flows on gpu,
 #     rank-pair congestion on flow, two jobs on gpu.
@@ -94,6 +96,44 @@ c=$(sw "$SD" --set seed=1 --backend dctcp -o "$T/sw1")
 a=$(sw "$S" -o "$T/sw2"); b=$(sw "$S" --set gpu.bandwidth=40Gbps -o "$T/sw2")
 [ "$a" = "1 run now, 0 already done" ] && [ "$b" = "1 run now, 0 already done" ] ||
 	fail "resume across gpu sections: '$a' / '$b'"
+
+# compare-backends --backends flow,dctcp,gpu: each column is that backend's
+# own react run (summary.csv), the ratios are to the first backend
+"$R" compare-backends "$S" --backends flow,dctcp,gpu --set gpu.congestion.p=0 \
+	--set jobs.0.epochs=20 --set jobs.0.warmup=5 --csv "$T/cb.csv" --quiet >"$T/cb.out" 2>&1 ||
+	fail "compare-backends --backends: $(cat "$T/cb.out")"
+for b in flow dctcp gpu; do
+	"$R" run "$S" --backend $b --set gpu.congestion.p=0 --set jobs.0.epochs=20 --set jobs.0.warmup=5 \
+		-o "$T/cb-$b" --quiet >/dev/null 2>&1 || fail "react run --backend $b"
+done
+awk -F, -v T="$T" '
+function val(file, colname,    line, n, i, h, f) {
+	getline line < file; n = split(line, h, ",")
+	getline line < file; split(line, f, ",")
+	close(file)
+	for (i = 1; i <= n; i++) if (h[i] == colname) return f[i]
+	return "?"
+}
+NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+{
+	for (k = 1; k <= 3; k++) {
+		b = k == 1 ? "flow" : k == 2 ? "dctcp" : "gpu"
+		sb = val(T "/cb-" b "/runs/c0000/summary.csv", "baseline_mean_gbps")
+		sr = val(T "/cb-" b "/runs/c0000/summary.csv", "react_mean_gbps")
+		if ($col[b "_base_gbps"] + 0 != sb + 0 || $col[b "_react_gbps"] + 0 != sr + 0)
+			{ print "FAIL " b ": " $col[b "_base_gbps"] " / " $col[b "_react_gbps"] ", react run " sb " / " sr; bad++ }
+	}
+	r = $col["gpu_base_gbps"] / $col["flow_base_gbps"]
+	if (r - $col["gpu_ratio_base"] > 1e-5 || $col["gpu_ratio_base"] - r > 1e-5)
+		{ print "FAIL gpu_ratio_base " $col["gpu_ratio_base"] ", want " r; bad++ }
+	rows++
+}
+END { if (rows != 1) { print "FAIL " rows " rows"; bad++ } exit bad > 0 }' "$T/cb.csv" >"$T/cb.chk" ||
+	fail "compare-backends columns: $(cat "$T/cb.chk")"
+grep -q "^gpu against flow over 1 run" "$T/cb.out" || fail "compare-backends summary: $(cat "$T/cb.out")"
+"$R" compare-backends "$SRC/scenarios/quickstart.yaml" --backends flow,gpu --quiet >"$T/cb2.out" 2>&1; rc=$?
+[ "$rc" -eq 2 ] && grep -q "quickstart.yaml:[0-9]*: field 'congestion.external'" "$T/cb2.out" ||
+	fail "compare-backends with a field gpu cannot model (exit $rc): $(cat "$T/cb2.out")"
 
 # congestion a backend cannot model: named, exit 2, nothing written
 "$R" run "$S" --backend flow -o "$T/e1" >"$T/e1.out" 2>&1; rc=$?
