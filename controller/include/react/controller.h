@@ -68,6 +68,8 @@ typedef struct react_params {
 	                      * estimated gain a change needs to epsilon (1 + escalation
 	                      * x failed rounds) (0.5; paper 0) */
 	int search_backoff;  /* REACT_BACKOFF_*: searches after a fruitless one */
+	int beam;            /* selection best: patterns kept per depth of the beam
+	                      * search (16) */
 } react_params_t;
 
 enum { REACT_PROFILE_DEFAULT = 0, REACT_PROFILE_PAPER = 1 };

@@ -80,6 +80,7 @@ typedef struct react_decide_in {
 	int estimator;               /* REACT_EST_PAPER or REACT_EST_PATTERN (when estimate is NULL) */
 	int selection;               /* REACT_SEL_FIRST or REACT_SEL_BEST */
 	int pruning;                 /* REACT_PRUNE_DEGREE or REACT_PRUNE_ESTIMATE */
+	int beam;                    /* selection best: beam width (0: 16) */
 	react_estimate_fn estimate;  /* NULL: the estimator named above (see decide.c) */
 	void *estimate_ctx;
 	void *rng;                   /* gsl_rng *, the caller's */

@@ -438,6 +438,7 @@ static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dou
 	in.estimator = c->p.estimator;
 	in.selection = c->p.selection;
 	in.pruning = c->p.pruning;
+	in.beam = c->p.beam;
 	in.rng = c->rng;
 	if ((st = react_decide(&in, dout)) != REACT_OK)
 		return st;

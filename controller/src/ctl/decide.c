@@ -317,7 +317,7 @@ static int rejected(const react_decide_in_t *in, uint64_t h)
  * selection best: a beam search on the estimate, K_max transforms deep.
  * At each depth every pattern of the beam is expanded by the viable swaps
  * of every congested vertex (in priority order, at most LEVEL_EVALS(K_t)
- * per pattern), each checked and estimated; the LOOKAHEAD best distinct
+ * per pattern), each checked and estimated; the `beam` (16) best distinct
  * children form the next beam, whether or not they improve (a swap that
  * changes nothing alone can enable one that does: two slow ranks on two
  * parallel paths, where moving one leaves the critical path as it was; the
@@ -325,7 +325,8 @@ static int rejected(const react_decide_in_t *in, uint64_t h)
  * pattern that beats the current estimate by epsilon, a deeper one only if
  * it beats that again by epsilon per depth: fewer changes are preferred.
  */
-#define LOOKAHEAD 4
+#define BEAM_MAX 64
+#define BEAM_DEFAULT 16
 #define LEVEL_EVALS(kt) ((size_t)((kt) > 0 ? (kt) : 1) * 8)
 /* The whole search evaluates at most max(SEARCH_WORK / F, min(SEARCH_EVALS,
  * SEARCH_WORK2 / F^2)) candidates for F flows (each evaluation clones,
@@ -473,8 +474,10 @@ static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *c
 	react_status_t st = REACT_OK;
 	const react_decide_in_t *in = b->gc->in;
 	int depth = in->max_accepted < 16 ? in->max_accepted : 16;
-	bstate_t beam[LOOKAHEAD], next[LOOKAHEAD], best;
-	scored_t top[LOOKAHEAD];
+	bstate_t beam[BEAM_MAX], next[BEAM_MAX], best;
+	scored_t top[BEAM_MAX];
+	const size_t width = in->beam > 0 ? (size_t)(in->beam < BEAM_MAX ? in->beam : BEAM_MAX)
+	                                      : BEAM_DEFAULT;
 	size_t nbeam = 1, nnext, ntop;
 	react_pattern_t *P = NULL, *C = NULL;
 	int have_best = 0;
@@ -488,7 +491,7 @@ static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *c
 			P = NULL;
 			if ((st = replay(*Gio, &beam[i], &P)) != REACT_OK)
 				goto fail;
-			if ((st = eval_level(b, P, *curio, d == 1, top, LOOKAHEAD, &ntop)) != REACT_OK)
+			if ((st = eval_level(b, P, *curio, d == 1, top, width, &ntop)) != REACT_OK)
 				goto fail;
 			for (size_t k = 0; k < ntop; k++) {
 				bstate_t c = beam[i];
@@ -507,9 +510,9 @@ static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *c
 				c.h = h;
 				for (size_t q = 0; q < nnext; q++)
 					dup |= next[q].h == h;
-				if (dup || (nnext == LOOKAHEAD && c.rank >= next[nnext - 1].rank))
+				if (dup || (nnext == width && c.rank >= next[nnext - 1].rank))
 					continue;
-				pos = nnext < LOOKAHEAD ? nnext++ : LOOKAHEAD - 1;
+				pos = nnext < width ? nnext++ : width - 1;
 				while (pos > 0 && next[pos - 1].rank > c.rank) {
 					next[pos] = next[pos - 1];
 					pos--;

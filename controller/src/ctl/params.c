@@ -110,6 +110,14 @@ static const pdesc_t params_table[] = {
 	{"search_backoff", "-", "-", P_ENUM, OFF(search_backoff), REACT_BACKOFF_DOUBLING, 0, 1,
 	 "off (every congested batch searches) | doubling (after a fruitless search from a base, "
 	 "1, 2, 4, ... batches without one; new steady congestion ends it)", backoff_names},
+	/* 16: decision benchmark, captured fig5a / fig12 / fig5b / fig8 0.78 /
+	 * 0.71 / 0.74 / 0.78 at 4 -> 0.85 / 0.72 / 0.75 / 0.72, held out 0.77 /
+	 * 0.78 / 0.81 / 0.35 -> 0.79 / 0.84 / 0.82 / 0.31 (8 and 32 between;
+	 * docs/controller.md): with every one-swap candidate estimated worse,
+	 * a pattern several swaps away that the estimate puts 30 % ahead is
+	 * reached only by a wider beam */
+	{"beam", "-", "patterns", P_INT, OFF(beam), 16, 1, 64,
+	 "selection best: patterns the beam search keeps at each depth", NULL},
 };
 #define NPARAMS (sizeof params_table / sizeof params_table[0])
 _Static_assert(NPARAMS <= REACT_PARAMS_MAX / 2, "REACT_PARAMS_MAX leaves room for symbols");
