@@ -250,7 +250,7 @@ static int parse_params(yctx_t *y, yaml_node_t *m, react_params_t *p)
 		char f[96], why[320];
 		snprintf(f, sizeof f, "params.%s", key);
 		if (!name)
-			return yerr(y, k, f, "a REACT parameter (react params lists them)");
+			return yerr(y, k, f, "a REACT parameter (docs/controller.md, Parameters)");
 		if (!scalar(v))
 			return yerr(y, v, f, "a value");
 		if (react_params_set(p, name, scalar(v), why, sizeof why) != REACT_OK)
