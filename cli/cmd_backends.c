@@ -223,6 +223,29 @@ fail:
 	return -1;
 }
 
+/* How run b agrees with reference run a (mean algbw of baseline and REACT,
+ * improvement % and its standard error): the algbw ratios b / a, both
+ * within tol; the same sign of improvement within +-deadband; the same
+ * sign when an improvement within 2 standard errors counts as zero (0
+ * when b's standard error is unknown, NaN). */
+typedef struct agree {
+	double ratio_base, ratio_react;
+	int bw, sign, sig;
+} agree_t;
+
+static agree_t agreement(double base_a, double react_a, double impr_a, double se_a, double base_b,
+                         double react_b, double impr_b, double se_b, double tol, double deadband)
+{
+	agree_t g;
+	g.ratio_base = base_a > 0 ? base_b / base_a : 0;
+	g.ratio_react = react_a > 0 ? react_b / react_a : 0;
+	g.bw = fabs(g.ratio_base - 1) <= tol && fabs(g.ratio_react - 1) <= tol;
+	g.sign = react_stats_sign(impr_a, deadband) == react_stats_sign(impr_b, deadband);
+	g.sig = !isnan(se_b) &&
+	        react_stats_sign(impr_a, 2 * se_a) == react_stats_sign(impr_b, 2 * se_b);
+	return g;
+}
+
 /* --backends: any set of backends side by side.  Every configuration and
  * job: per backend the baseline and REACT mean algbw, the improvement and
  * its standard error and REACT's pattern changes; then, for every backend
@@ -313,17 +336,13 @@ static int compare_many(react_scenario_t *s, const char *path, const react_backe
 					        ch[b]);
 			}
 			for (int b = 1; b < nb; b++) {
-				double rb = base[0] > 0 ? base[b] / base[0] : 0;
-				double rr = rx[0] > 0 ? rx[b] / rx[0] : 0;
-				int bw = fabs(rb - 1) <= tol && fabs(rr - 1) <= tol;
-				int sg = react_stats_sign(impr[0], deadband) == react_stats_sign(impr[b], deadband);
-				int ss = react_stats_sign(impr[0], 2 * se[0]) ==
-				         react_stats_sign(impr[b], 2 * se[b]);
-				abw[b] += bw;
-				asg[b] += sg;
-				asig[b] += ss;
+				agree_t g = agreement(base[0], rx[0], impr[0], se[0], base[b], rx[b], impr[b],
+				                      se[b], tol, deadband);
+				abw[b] += g.bw;
+				asg[b] += g.sign;
+				asig[b] += g.sig;
 				if (csv)
-					fprintf(csv, ",%.6f,%.6f,%d,%d", rb, rr, sg, ss);
+					fprintf(csv, ",%.6f,%.6f,%d,%d", g.ratio_base, g.ratio_react, g.sign, g.sig);
 			}
 			if (csv)
 				fprintf(csv, "\n");
@@ -586,14 +605,11 @@ int react_cmd_compare_backends(int argc, char **argv)
 				goto out;
 			}
 			double fi = react_improvement_pct(fb->mean_algbw_gbps, fx->mean_algbw_gbps);
-			double rb = fb->mean_algbw_gbps > 0 ? nbase / fb->mean_algbw_gbps : 0;
-			double rx = fx->mean_algbw_gbps > 0 ? nreact / fx->mean_algbw_gbps : 0;
-			int bw = fabs(rb - 1) <= tol && fabs(rx - 1) <= tol;
-			int sg = react_stats_sign(fi, deadband) == react_stats_sign(ni, deadband);
+			agree_t g = agreement(fb->mean_algbw_gbps, fx->mean_algbw_gbps, fi, fse, nbase, nreact,
+			                      ni, nse, tol, deadband);
+			double rb = g.ratio_base, rx = g.ratio_react;
+			int bw = g.bw, sg = g.sign, ss = g.sig;
 			int have_se = !isnan(nse);
-			/* significant sign: an improvement within 2 standard errors is zero */
-			int ss = have_se &&
-			         react_stats_sign(fi, 2 * fse) == react_stats_sign(ni, 2 * nse);
 			runs++;
 			agree_bw += bw;
 			agree_sign += sg;

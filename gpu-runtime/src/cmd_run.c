@@ -41,14 +41,8 @@
 
 #include "progress.h" /* cli/progress.h, shared with build/react */
 
-#ifdef REACT_HAVE_CUDA
-#include <cuda_runtime.h>
-#endif
 #ifdef REACT_HAVE_MPI
 #include <mpi.h>
-#endif
-#ifdef REACT_HAVE_NCCL
-#include <nccl.h>
 #endif
 
 #include "bg.h"
