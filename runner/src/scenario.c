@@ -9,9 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
-
 #include "react/check.h"
 #include "react/generators.h"
 #include "react/netconfig.h"
@@ -1329,104 +1326,70 @@ static void resolve_path(const react_scenario_t *s, const sv_t *sv, const char *
 		snprintf(out, n, "%s/%s", s->dir, rel);
 }
 
-static react_status_t build_topology(const react_scenario_t *s, const pick_t *pk,
-                                     react_pattern_t *const *pattern, react_topology_t **out,
-                                     char *err, size_t errlen)
+/* The network fields (react/netconfig.h) as one configuration picked
+ * them, for the simulators' resolver. */
+typedef struct net_pick {
+	react_net_value_t value[REACT_NET_NFIELDS];
+	char where[REACT_NET_NFIELDS][600];
+	char file[REACT_NET_NFIELDS][4096];
+	char origin[600];
+} net_pick_t;
+
+static void net_pick(const react_scenario_t *s, const pick_t *pk, net_pick_t *np)
 {
-	const spec_t *sp = s->spec;
-	/* type is required in a topology section: absent, there is none */
-	const char *type = pv(pk, &sp->net[REACT_NET_TOPO_TYPE], NULL);
-	double rate = prate(pk, &sp->net[REACT_NET_TOPO_RATE], 100e9);
-	double delay = ptime(pk, &sp->net[REACT_NET_TOPO_DELAY], 1e-6);
-	char terr[512] = "";
-	char path[4096];
-	react_status_t st;
-	*out = NULL;
-	if (!type) {
-		/* Without a topology section: a star of as many hosts as the jobs
-		 * have ranks (one switch), which is what the gpu backend's ranks
-		 * see; external flows then have no host to run to. */
-		int64_t h = 0;
-		for (int32_t j = 0; j < sp->njobs; j++)
-			h += pint(pk, &sp->jobs[j].ranks, pattern[j] ? pattern[j]->nranks : 8);
-		st = react_topo_star((int32_t)(h < 2 ? 2 : h), rate, delay, out);
-		if (st != REACT_OK)
-			return fail_at(st, err, errlen, s->path, 1,
-			               "cannot build the default topology (a star of %d hosts): %s",
-			               (int)h, react_status_str(st));
-		return REACT_OK;
-	}
-	if (!strcmp(type, "star")) {
-		if (!sp->net[REACT_NET_TOPO_HOSTS].n)
-			return fail_at(REACT_EINVAL, err, errlen, sp->net[REACT_NET_TOPO_TYPE].src, sp->net[REACT_NET_TOPO_TYPE].line,
-			               "field 'topology.hosts': required for a star topology");
-		int64_t h = pint(pk, &sp->net[REACT_NET_TOPO_HOSTS], 0);
-		if (h < 2)
-			return fail_at(REACT_EINVAL, err, errlen, sp->net[REACT_NET_TOPO_HOSTS].src, sp->net[REACT_NET_TOPO_HOSTS].line,
-			               "field 'topology.hosts': expected at least 2 hosts, got %d", (int)h);
-		st = react_topo_star((int32_t)h, rate, delay, out);
-		if (st != REACT_OK)
-			return fail_at(st, err, errlen, sp->net[REACT_NET_TOPO_HOSTS].src, sp->net[REACT_NET_TOPO_HOSTS].line,
-			               "field 'topology': cannot build a star of %d hosts: %s", (int)h,
-			               react_status_str(st));
-		return REACT_OK;
-	}
-	if (!strcmp(type, "fattree")) {
-		int64_t k = pint(pk, &sp->net[REACT_NET_TOPO_K], 8);
-		const sv_t *at = sp->net[REACT_NET_TOPO_K].n ? &sp->net[REACT_NET_TOPO_K] : &sp->net[REACT_NET_TOPO_TYPE];
-		if (k % 2 || k < 2 || k > 64)
-			return fail_at(REACT_EINVAL, err, errlen, at->src, at->line,
-			               "field 'topology.k': expected an even k in 2..64, got %d", (int)k);
-		st = react_topo_fattree((int32_t)k, rate, delay, out);
-		if (st != REACT_OK)
-			return fail_at(st, err, errlen, at->src, at->line,
-			               "field 'topology': cannot build a fat-tree of k=%d: %s", (int)k,
-			               react_status_str(st));
-		return REACT_OK;
-	}
-	const sv_t *fsv = NULL;
-	int is_csv = 0;
-	if (!strcmp(type, "alibaba")) {
-		if (sp->net[REACT_NET_TOPO_CSV].n)
-			fsv = &sp->net[REACT_NET_TOPO_CSV], is_csv = 1;
-		else if (sp->net[REACT_NET_TOPO_FILE].n)
-			fsv = &sp->net[REACT_NET_TOPO_FILE];
-		else
-			return fail_at(REACT_EINVAL, err, errlen, sp->net[REACT_NET_TOPO_TYPE].src, sp->net[REACT_NET_TOPO_TYPE].line,
-			               "field 'topology': an alibaba topology needs file (a .topo) or csv "
-			               "(the cluster CSV, with hosts and aggs_per_tor)");
-	} else { /* file */
-		fsv = sp->net[REACT_NET_TOPO_PATH].n ? &sp->net[REACT_NET_TOPO_PATH] : sp->net[REACT_NET_TOPO_FILE].n ? &sp->net[REACT_NET_TOPO_FILE] : NULL;
-		if (!fsv)
-			return fail_at(REACT_EINVAL, err, errlen, sp->net[REACT_NET_TOPO_TYPE].src, sp->net[REACT_NET_TOPO_TYPE].line,
-			               "field 'topology.path': required for a file topology");
-	}
-	resolve_path(s, fsv, pv(pk, fsv, ""), path, sizeof path);
-	if (is_csv)
-		st = react_topo_alibaba(path, (int32_t)pint(pk, &sp->net[REACT_NET_TOPO_HOSTS], 0),
-		                        (int32_t)pint(pk, &sp->net[REACT_NET_TOPO_AGGS], 3), rate, delay, out, terr,
-		                        sizeof terr);
-	else
-		st = react_topo_read(path, out, terr, sizeof terr);
-	if (st != REACT_OK) {
-		if (st == REACT_EIO && strcmp(path, pv(pk, fsv, "")))
-			return fail_at(st, err, errlen, fsv->src, fsv->line,
-			               "field '%s': %s (a relative path is relative to the scenario's "
-			               "directory, %s)", fsv->path, terr[0] ? terr : react_status_str(st),
-			               s->dir);
-		return fail_at(st, err, errlen, fsv->src, fsv->line, "field '%s': %s", fsv->path,
-		               terr[0] ? terr : react_status_str(st));
-	}
-	if (!is_csv) {
-		/* a file's own rates and delays, unless the scenario sets them */
-		for (int32_t l = 0; l < (*out)->nlinks; l++) {
-			if (sp->net[REACT_NET_TOPO_RATE].n)
-				(*out)->links[l].rate_bps = rate;
-			if (sp->net[REACT_NET_TOPO_DELAY].n)
-				(*out)->links[l].delay_s = delay;
+	for (int f = 0; f < REACT_NET_NFIELDS; f++) {
+		const sv_t *sv = &s->spec->net[f];
+		react_net_value_t *v = &np->value[f];
+		v->str = pv(pk, sv, NULL);
+		where_of(sv->src, sv->line, np->where[f], sizeof np->where[f]);
+		v->where = np->where[f];
+		v->path = sv->path;
+		v->file = NULL;
+		if (v->str && react_net_field_def(f)->type == REACT_NET_FILE) {
+			resolve_path(s, sv, v->str, np->file[f], sizeof np->file[f]);
+			v->file = np->file[f];
 		}
 	}
-	return REACT_OK;
+	where_of(s->path, 1, np->origin, sizeof np->origin);
+}
+
+/* A job's placement as the simulators' resolver takes it. */
+typedef struct net_job {
+	react_net_job_t job;
+	char ranks_where[600], placement_where[600];
+} net_job_t;
+
+/* Job j of nr ranks (given at rat: the ranks, pattern or name field). */
+static void net_job(const pick_t *pk, int32_t j, int64_t nr, const sv_t *rat, net_job_t *out)
+{
+	const job_spec_t *js = &pk->sp->jobs[j];
+	react_net_job_t *nj = &out->job;
+	const sv_t *at;
+	*nj = (react_net_job_t){.name = js->name.vals[0], .nranks = nr,
+	                        .ranks_where = out->ranks_where,
+	                        .placement_where = out->placement_where};
+	where_of(rat->src, rat->line, out->ranks_where, sizeof out->ranks_where);
+	if (js->pl_form == PL_HOSTS) {
+		nj->placement = REACT_PLACE_HOSTS;
+		at = &js->pl_hosts_where;
+		nj->hosts = js->hosts;
+		nj->nhosts = js->nhosts;
+	} else if (js->pl_form == PL_OVERLAP) {
+		nj->placement = REACT_PLACE_OVERLAP;
+		at = &js->shared;
+		nj->overlap = job_index(pk->sp, js->overlap.vals[0], j);
+		nj->shared = pint(pk, &js->shared, 0);
+	} else if (js->pl_form == PL_START) {
+		nj->placement = REACT_PLACE_CONTIGUOUS;
+		at = &js->pl_start;
+		nj->start = pint(pk, &js->pl_start, 0);
+	} else {
+		nj->placement = strcmp(pv(pk, &js->placement, "random"), "random")
+		                    ? REACT_PLACE_CONTIGUOUS : REACT_PLACE_RANDOM;
+		at = js->placement.n ? &js->placement : rat;
+	}
+	where_of(at->src, at->line, out->placement_where, sizeof out->placement_where);
+	nj->placement_path = at->path;
 }
 
 /* The job's `pattern` file: read (react_pattern_read_json) and checked
@@ -1515,25 +1478,16 @@ void react_config_destroy(react_config_t *c)
 	free(c);
 }
 
-/* Choose k distinct ints from pool[0..n) into out (in random order). */
-static void choose_shuffled(gsl_rng *r, int32_t *out, size_t k, int32_t *pool, size_t n)
-{
-	if (k == 0)
-		return;
-	gsl_ran_choose(r, out, k, pool, n, sizeof *pool);
-	gsl_ran_shuffle(r, out, k, sizeof *out);
-}
-
 react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
                                      react_config_t **out, char *err, size_t errlen)
 {
 	const spec_t *sp = s->spec;
 	react_status_t st = REACT_ENOMEM;
 	react_config_t *c = NULL;
-	gsl_rng *rng = NULL;
 	size_t *choice = NULL;
-	uint8_t *used = NULL;
-	int32_t *pool = NULL;
+	int64_t *nranks = NULL;
+	net_pick_t *np = NULL;
+	react_net_t *net = NULL;
 	pick_t pk = {sp, NULL};
 
 	*out = NULL;
@@ -1580,13 +1534,18 @@ react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
 		    (st = read_job_pattern(s, &pk, &sp->jobs[j], &c->pattern[j], &c->pattern_file[j],
 		                           err, errlen)) != REACT_OK)
 			goto fail;
-	if ((st = build_topology(s, &pk, c->pattern, &c->topo, err, errlen)) != REACT_OK)
+	/* the network the jobs are placed on (react/netconfig.h): the
+	 * simulators' fields resolve on their side */
+	st = REACT_ENOMEM;
+	if (!(nranks = calloc((size_t)sp->njobs, sizeof *nranks)) || !(np = malloc(sizeof *np)))
+		goto fail;
+	for (int32_t j = 0; j < sp->njobs; j++)
+		nranks[j] = pint(&pk, &sp->jobs[j].ranks, c->pattern[j] ? c->pattern[j]->nranks : 8);
+	net_pick(s, &pk, np);
+	const react_net_in_t net_in = {np->value, np->origin, s->dir, sp->njobs, nranks, c->seed};
+	if ((st = react_net_open(&net_in, &net, err, errlen)) != REACT_OK)
 		goto fail;
 	st = REACT_ENOMEM;
-	const react_topology_t *T = c->topo;
-	c->run.topo = T;
-	c->run.ecmp_ports = (int32_t)pint(&pk, &sp->net[REACT_NET_ECMP_PORTS], 4);
-	c->run.mtu = (uint32_t)pint(&pk, &sp->net[REACT_NET_MTU], 1500);
 	/* the backend's draws (ECMP): by default the configuration's seed */
 	c->run.seed = sp->ecmp_seed.n ? (uint64_t)pint(&pk, &sp->ecmp_seed, 0) : c->seed;
 	c->run.njobs = sp->njobs;
@@ -1614,11 +1573,8 @@ react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
 	if (!(c->run.jobs = calloc((size_t)sp->njobs, sizeof *c->run.jobs)) ||
 	    !(c->react_on = calloc((size_t)sp->njobs, sizeof *c->react_on)) ||
 	    !(c->params = calloc((size_t)sp->njobs, sizeof *c->params)) ||
-	    !(c->warmup = calloc((size_t)sp->njobs, sizeof *c->warmup)) ||
-	    !(used = calloc((size_t)T->nhosts, 1)) ||
-	    !(pool = calloc((size_t)T->nhosts + 1, sizeof *pool)) || !(rng = gsl_rng_alloc(gsl_rng_mt19937)))
+	    !(c->warmup = calloc((size_t)sp->njobs, sizeof *c->warmup)))
 		goto fail;
-	gsl_rng_set(rng, (unsigned long)c->seed);
 
 	for (int32_t j = 0; j < sp->njobs; j++) {
 		const job_spec_t *js = &sp->jobs[j];
@@ -1686,97 +1642,11 @@ react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
 			st = REACT_ENOMEM;
 			goto fail;
 		}
-		/* free hosts, in index order */
-		size_t nfree = 0;
-		for (int32_t h = 0; h < T->nhosts; h++)
-			if (!used[h])
-				pool[nfree++] = h;
-		if (js->pl_form == PL_HOSTS) {
-			if ((int64_t)js->nhosts != nr) {
-				st = fail_at(REACT_EINVAL, err, errlen, js->pl_hosts_where.src,
-				             js->pl_hosts_where.line,
-				             "field '%s': expected %d hosts (one per rank), got %zu",
-				             js->pl_hosts_where.path, (int)nr, js->nhosts);
-				goto fail;
-			}
-			for (size_t i = 0; i < js->nhosts; i++) {
-				if (js->hosts[i] >= T->nhosts) {
-					st = fail_at(REACT_EINVAL, err, errlen, js->pl_hosts_where.src,
-					             js->pl_hosts_where.line,
-					             "field '%s': host %d is beyond the topology (hosts 0..%d)",
-					             js->pl_hosts_where.path, (int)js->hosts[i],
-					             (int)T->nhosts - 1);
-					goto fail;
-				}
-				jc->hosts[i] = js->hosts[i];
-			}
-		} else if (js->pl_form == PL_OVERLAP) {
-			int oj = job_index(sp, js->overlap.vals[0], j);
-			const react_job_cfg_t *other = &c->run.jobs[oj];
-			int64_t shared = pint(&pk, &js->shared, 0);
-			if (shared > nr || shared > other->nranks) {
-				st = fail_at(REACT_EINVAL, err, errlen, js->shared.src, js->shared.line,
-				             "field 'jobs.%s.placement.shared': expected at most %d shared "
-				             "hosts (ranks of both jobs), got %d", jn,
-				             (int)(nr < other->nranks ? nr : other->nranks), (int)shared);
-				goto fail;
-			}
-			if ((size_t)(nr - shared) > nfree) {
-				st = fail_at(REACT_EINVAL, err, errlen, rat->src, rat->line,
-				             "job '%s': %d ranks with %d shared need %d free hosts; the "
-				             "topology has %zu left", jn, (int)nr, (int)shared,
-				             (int)(nr - shared), nfree);
-				goto fail;
-			}
-			int32_t *tmp = calloc((size_t)nr + 1, sizeof *tmp);
-			if (!tmp) {
-				st = REACT_ENOMEM;
-				goto fail;
-			}
-			if (shared)
-				gsl_ran_choose(rng, tmp, (size_t)shared, other->hosts, (size_t)other->nranks,
-				               sizeof *tmp);
-			if (nr - shared)
-				gsl_ran_choose(rng, tmp + shared, (size_t)(nr - shared), pool, nfree,
-				               sizeof *tmp);
-			gsl_ran_shuffle(rng, tmp, (size_t)nr, sizeof *tmp);
-			memcpy(jc->hosts, tmp, (size_t)nr * sizeof *tmp);
-			free(tmp);
-		} else {
-			const char *kind = js->pl_form == PL_START ? "contiguous" : pv(&pk, &js->placement, "random");
-			if ((size_t)nr > nfree) {
-				st = fail_at(REACT_EINVAL, err, errlen, rat->src, rat->line,
-				             "job '%s': %d ranks do not fit: the topology has %d hosts, %zu "
-				             "free after earlier jobs", jn, (int)nr, (int)T->nhosts, nfree);
-				goto fail;
-			}
-			if (!strcmp(kind, "random")) {
-				choose_shuffled(rng, jc->hosts, (size_t)nr, pool, nfree);
-			} else {
-				int64_t from = js->pl_form == PL_START ? pint(&pk, &js->pl_start, 0) : 0;
-				int32_t found = -1;
-				for (int64_t h = from; h + nr <= T->nhosts && found < 0; h++) {
-					int ok = 1;
-					for (int64_t q = h; q < h + nr && ok; q++)
-						ok = !used[q];
-					if (ok)
-						found = (int32_t)h;
-				}
-				if (found < 0) {
-					const sv_t *at = js->pl_form == PL_START ? &js->pl_start : &js->placement;
-					if (!at->n)
-						at = rat;
-					st = fail_at(REACT_EINVAL, err, errlen, at->src, at->line,
-					             "job '%s': no %d consecutive free hosts from host %d (the "
-					             "topology has %d)", jn, (int)nr, (int)from, (int)T->nhosts);
-					goto fail;
-				}
-				for (int64_t q = 0; q < nr; q++)
-					jc->hosts[q] = found + (int32_t)q;
-			}
-		}
-		for (int64_t q = 0; q < nr; q++)
-			used[jc->hosts[q]] = 1;
+		/* its hosts, drawn by the simulators' resolver */
+		net_job_t nj;
+		net_job(&pk, j, nr, rat, &nj);
+		if ((st = react_net_place(net, &nj.job, jc->hosts, err, errlen)) != REACT_OK)
+			goto fail;
 
 		react_params_default(&c->params[j]);
 		c->params[j].seed = c->seed + (uint64_t)j;
@@ -1796,91 +1666,21 @@ react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
 		}
 	}
 
-	/* external flows: sources among the job's hosts, destinations outside every job */
-	int64_t pairs = pint(&pk, &sp->net[REACT_NET_EXT_PAIRS], 0), p = pint(&pk, &sp->net[REACT_NET_EXT_P], 1);
-	if (pairs > 0 && p > 0) {
-		int ej = sp->net[REACT_NET_EXT_JOB].n ? job_index(sp, sp->net[REACT_NET_EXT_JOB].vals[0], sp->njobs) : 0;
-		const react_job_cfg_t *jc = &c->run.jobs[ej];
-		size_t nout = 0;
-		for (int32_t h = 0; h < T->nhosts; h++)
-			if (!used[h])
-				pool[nout++] = h;
-		if (pairs > jc->nranks || (size_t)pairs > nout) {
-			st = fail_at(REACT_EINVAL, err, errlen, sp->net[REACT_NET_EXT_PAIRS].src, sp->net[REACT_NET_EXT_PAIRS].line,
-			             "field 'congestion.external.congested_pairs': expected at most %d "
-			             "(distinct sources among job '%s''s %d hosts, distinct destinations "
-			             "among the %zu hosts outside every job), got %d",
-			             (int)(jc->nranks < (int64_t)nout ? jc->nranks : (int64_t)nout),
-			             jc->name, (int)jc->nranks, nout, (int)pairs);
-			goto fail;
-		}
-		int32_t *srcs = calloc((size_t)pairs, sizeof *srcs);
-		int32_t *dsts = calloc((size_t)pairs, sizeof *dsts);
-		c->run.ext = calloc((size_t)pairs, sizeof *c->run.ext);
-		if (!srcs || !dsts || !c->run.ext) {
-			free(srcs);
-			free(dsts);
-			st = REACT_ENOMEM;
-			goto fail;
-		}
-		choose_shuffled(rng, srcs, (size_t)pairs, jc->hosts, (size_t)jc->nranks);
-		choose_shuffled(rng, dsts, (size_t)pairs, pool, nout);
-		for (int64_t i = 0; i < pairs; i++) {
-			react_ext_flow_t *e = &c->run.ext[i];
-			e->src_host = srcs[i];
-			e->dst_host = dsts[i];
-			e->count = (int32_t)p;
-			e->start_s = ptime(&pk, &sp->net[REACT_NET_EXT_START], 0);
-			e->end_s = ptime(&pk, &sp->net[REACT_NET_EXT_END], 0);
-		}
-		c->run.next = (size_t)pairs;
-		free(srcs);
-		free(dsts);
-	}
+	/* the congestion on it: external flows, degraded links */
+	if ((st = react_net_finish(net, &c->run, &c->topo, err, errlen)) != REACT_OK)
+		goto fail;
 
-	/* degraded links: any tier */
-	int64_t ndeg = pint(&pk, &sp->net[REACT_NET_DEG_COUNT], 0);
-	if (ndeg > 0) {
-		if (ndeg > T->nlinks) {
-			st = fail_at(REACT_EINVAL, err, errlen, sp->net[REACT_NET_DEG_COUNT].src, sp->net[REACT_NET_DEG_COUNT].line,
-			             "field 'congestion.degraded_links.count': expected at most %d (the "
-			             "topology's links), got %d", (int)T->nlinks, (int)ndeg);
-			goto fail;
-		}
-		int32_t *all = calloc((size_t)T->nlinks, sizeof *all);
-		int32_t *pick = calloc((size_t)ndeg, sizeof *pick);
-		c->run.degraded = calloc((size_t)ndeg, sizeof *c->run.degraded);
-		if (!all || !pick || !c->run.degraded) {
-			free(all);
-			free(pick);
-			st = REACT_ENOMEM;
-			goto fail;
-		}
-		for (int32_t l = 0; l < T->nlinks; l++)
-			all[l] = l;
-		gsl_ran_choose(rng, pick, (size_t)ndeg, all, (size_t)T->nlinks, sizeof *all);
-		double rate = prate(&pk, &sp->net[REACT_NET_DEG_RATE], 100e9);
-		for (int64_t i = 0; i < ndeg; i++) {
-			c->run.degraded[i].link = pick[i];
-			c->run.degraded[i].rate_bps = rate;
-		}
-		c->run.ndegraded = (size_t)ndeg;
-		free(all);
-		free(pick);
-	}
-
-	gsl_rng_free(rng);
+	react_net_destroy(net);
+	free(np);
+	free(nranks);
 	free(choice);
-	free(used);
-	free(pool);
 	*out = c;
 	return REACT_OK;
 fail:
-	if (rng)
-		gsl_rng_free(rng);
+	react_net_destroy(net);
+	free(np);
+	free(nranks);
 	free(choice);
-	free(used);
-	free(pool);
 	react_config_destroy(c);
 	return st;
 }
