@@ -704,9 +704,11 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 		return REACT_ENOMEM;
 	for (size_t i = 0; i < sizeof top_head / sizeof top_head[0]; i++)
 		top_keys[ntop++] = top_head[i];
-	ntop += react_net_keys("", REACT_NET_BEFORE_JOBS, top_keys + ntop, REACT_NET_NFIELDS);
+	size_t nk = react_net_keys("", REACT_NET_BEFORE_JOBS, top_keys + ntop, REACT_NET_NFIELDS);
+	ntop += nk < REACT_NET_NFIELDS ? nk : REACT_NET_NFIELDS;
 	top_keys[ntop++] = "jobs";
-	ntop += react_net_keys("", REACT_NET_AFTER_JOBS, top_keys + ntop, REACT_NET_NFIELDS);
+	nk = react_net_keys("", REACT_NET_AFTER_JOBS, top_keys + ntop, REACT_NET_NFIELDS);
+	ntop += nk < REACT_NET_NFIELDS ? nk : REACT_NET_NFIELDS;
 	for (size_t i = 0; i < sizeof top_tail / sizeof top_tail[0]; i++)
 		top_keys[ntop++] = top_tail[i];
 	top_keys[ntop] = NULL;
@@ -1703,13 +1705,14 @@ react_status_t react_config_check_backend(const react_scenario_t *s, const react
 		               "field 'jobs': the gpu backend runs one job at a time; this scenario "
 		               "has %d", (int)c->run.njobs);
 	}
+	const sv_t *ext = &sp->net[REACT_NET_EXT_PAIRS], *deg = &sp->net[REACT_NET_DEG_COUNT];
 	if (c->run.next)
-		return fail_at(REACT_EINVAL, err, errlen, sp->net[REACT_NET_EXT_PAIRS].src, sp->net[REACT_NET_EXT_PAIRS].line,
+		return fail_at(REACT_EINVAL, err, errlen, ext->src, ext->line,
 		               "field 'congestion.external': the gpu backend cannot model external "
 		               "flows (they need a simulated network); use gpu.congestion (rank-pair "
 		               "congestion) or a simulation backend");
 	if (c->run.ndegraded)
-		return fail_at(REACT_EINVAL, err, errlen, sp->net[REACT_NET_DEG_COUNT].src, sp->net[REACT_NET_DEG_COUNT].line,
+		return fail_at(REACT_EINVAL, err, errlen, deg->src, deg->line,
 		               "field 'congestion.degraded_links': the gpu backend cannot model "
 		               "degraded links (they need a simulated network); use gpu.congestion "
 		               "(rank-pair congestion) or a simulation backend");

@@ -20,6 +20,7 @@ static const char *const topo_types[] = {"star", "fattree", "alibaba", "file", N
 #define TOPO "topology"
 #define EXT "congestion.external"
 #define DEG "congestion.degraded_links"
+/* section, key, axis_section, stage, type, sweep, imin; the rest by name */
 static const react_net_field_def_t defs[REACT_NET_NFIELDS] = {
 	[REACT_NET_ECMP_PORTS] = {"", "ecmp_ports", "", REACT_NET_BEFORE_JOBS, REACT_NET_INT, 1, 1},
 	[REACT_NET_MTU] = {"", "mtu", "", REACT_NET_BEFORE_JOBS, REACT_NET_INT, 1, 64},
@@ -80,8 +81,9 @@ size_t react_net_keys(const char *section, react_net_stage_t stage, const char *
 	size_t k = 0, len = strlen(section);
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
 		const char *path = sections[i].path;
+		/* its parent's path and a dot come before its key (nothing at the
+		 * top level) */
 		size_t plen = strlen(path) - strlen(sections[i].key);
-		/* the parent's path is path[0 .. plen - 1) ("" at the top level) */
 		if (plen != (len ? len + 1 : 0) || strncmp(path, section, len))
 			continue;
 		if (!len) {
