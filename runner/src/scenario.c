@@ -9,11 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
-
 #include "react/check.h"
 #include "react/generators.h"
+#include "react/netconfig.h"
 #include "react/pattern_io.h"
 #include "react/scenario.h"
 #include "react/units.h"
@@ -31,8 +29,8 @@ typedef enum vt {
 	VT_STR,
 	VT_COLL,
 	VT_ALGO,
-	VT_TOPO,
-	VT_PLACE
+	VT_PLACE,
+	VT_CHOICE  /* one of sv->choices (sv->desc says which) */
 } vt_t;
 
 /* One scalar field: absent (n = 0), one value, or a sweep axis. */
@@ -46,6 +44,8 @@ typedef struct sv {
 	const char *src;
 	int line;
 	long axis;            /* index into spec->axes, or -1 */
+	const char *const *choices; /* VT_CHOICE: the values, NULL-terminated */
+	const char *desc;     /* VT_CHOICE: what is expected */
 } sv_t;
 
 enum { PL_SCALAR = 0, PL_HOSTS, PL_OVERLAP, PL_START };
@@ -91,21 +91,17 @@ static void param_defs_init(void)
 #define NPARAMS_MAX REACT_PARAMS_MAX
 
 typedef struct spec {
-	sv_t name, backend, seed, ecmp_ports, mtu, tolerance, description;
+	sv_t name, backend, seed, tolerance, description;
 	sv_t ecmp_seed;           /* the backend's ECMP draws; absent: seed */
-	sv_t topo_type, topo_hosts, topo_k, topo_file, topo_csv, topo_aggs, topo_path, topo_rate,
-	    topo_delay;
+	sv_t net[REACT_NET_NFIELDS]; /* the simulators' fields (react/netconfig.h) */
 	int32_t njobs;
 	job_spec_t *jobs;
-	sv_t ext_job, ext_pairs, ext_p, ext_start, ext_end;
-	sv_t deg_count, deg_rate;
 	/* gpu: the gpu backend's section */
 	sv_t gpu_transport, gpu_dtype, gpu_check, gpu_latency, gpu_bw, gpu_p, gpu_start;
 	int32_t (*gpu_pairs)[2];
 	int32_t gpu_npairs;
 	const char *gpu_pairs_src;  /* where gpu.congestion.pairs is written */
 	int gpu_pairs_line;
-	int topo_absent;            /* no topology section: a star of the jobs' ranks */
 	sv_t params[NPARAMS_MAX];
 	sv_t plot_x, plot_series, plot_also;
 	size_t naxes;
@@ -149,9 +145,9 @@ static react_status_t fail_at(react_status_t st, char *err, size_t errlen, const
 	return st;
 }
 
-static const char *type_desc(vt_t t)
+static const char *type_desc(const sv_t *sv)
 {
-	switch (t) {
+	switch (sv->type) {
 	case VT_INT: return "an integer";
 	case VT_DOUBLE: return "a number";
 	case VT_BYTES: return "a size in bytes with a unit, such as 20MB (10^6 B), 1MiB (2^20 B) or 4096B";
@@ -161,8 +157,8 @@ static const char *type_desc(vt_t t)
 	case VT_STR: return "a string";
 	case VT_COLL: return "a collective: allreduce, allgather, reducescatter, broadcast or reduce";
 	case VT_ALGO: return "an algorithm: tree, ring, recdbl or rhd";
-	case VT_TOPO: return "a topology type: star, fattree, alibaba or file";
 	case VT_PLACE: return "random or contiguous (or a map {hosts}, {overlap, shared}, {start})";
+	case VT_CHOICE: return sv->desc;
 	}
 	return "?";
 }
@@ -171,7 +167,7 @@ static const char *type_desc(vt_t t)
  * cells and plot titles (react_name_ok) */
 #define NAME_RULE REACT_NAME_RULE
 
-static react_status_t check_value(vt_t t, const char *v)
+static react_status_t check_value(const sv_t *sv, const char *v)
 {
 	int64_t i;
 	double d;
@@ -179,7 +175,7 @@ static react_status_t check_value(vt_t t, const char *v)
 	int bo;
 	react_collective_t c;
 	react_algorithm_t a;
-	switch (t) {
+	switch (sv->type) {
 	case VT_INT: return sc_parse_int(v, &i);
 	case VT_DOUBLE: return sc_parse_double(v, &d);
 	case VT_BYTES: return sc_parse_bytes(v, &b);
@@ -189,11 +185,13 @@ static react_status_t check_value(vt_t t, const char *v)
 	case VT_STR: return *v ? REACT_OK : REACT_EINVAL;
 	case VT_COLL: return react_collective_parse(v, &c);
 	case VT_ALGO: return react_algorithm_parse(v, &a);
-	case VT_TOPO:
-		return (!strcmp(v, "star") || !strcmp(v, "fattree") || !strcmp(v, "alibaba") ||
-		        !strcmp(v, "file")) ? REACT_OK : REACT_EINVAL;
 	case VT_PLACE:
 		return (!strcmp(v, "random") || !strcmp(v, "contiguous")) ? REACT_OK : REACT_EINVAL;
+	case VT_CHOICE:
+		for (const char *const *c = sv->choices; *c; c++)
+			if (!strcmp(*c, v))
+				return REACT_OK;
+		return REACT_EINVAL;
 	}
 	return REACT_EINVAL;
 }
@@ -238,7 +236,7 @@ typedef struct walk {
 } walk_t;
 
 /* Read field `key` of `map` into sv.  allow_list: 0 for names that other
- * fields refer to. */
+ * fields refer to.  VT_CHOICE: the caller sets sv->choices and sv->desc. */
 static react_status_t field(walk_t *w, const ynode_t *map, const char *key, const char *section,
                             const char *path_prefix, vt_t type, int allow_list, int64_t imin,
                             sv_t *sv)
@@ -262,29 +260,29 @@ static react_status_t field(walk_t *w, const ynode_t *map, const char *key, cons
 		if (!allow_list)
 			return fail_at(REACT_EPARSE, w->err, w->errlen, v->src, v->line,
 			               "field '%s': expected %s, got a list (this field cannot be swept)",
-			               sv->path, type_desc(type));
+			               sv->path, type_desc(sv));
 		if (v->n == 0)
 			return fail_at(REACT_EPARSE, w->err, w->errlen, v->src, v->line,
 			               "field '%s': expected %s or a non-empty list, got []", sv->path,
-			               type_desc(type));
+			               type_desc(sv));
 		nitems = v->n;
 	} else if (v->kind == YN_MAP) {
 		return fail_at(REACT_EPARSE, w->err, w->errlen, v->src, v->line,
-		               "field '%s': expected %s, got a map", sv->path, type_desc(type));
+		               "field '%s': expected %s, got a map", sv->path, type_desc(sv));
 	}
 	for (size_t i = 0; i < nitems; i++) {
 		if (v->kind == YN_SEQ)
 			one = v->items[i];
 		if (one->kind != YN_SCALAR)
 			return fail_at(REACT_EPARSE, w->err, w->errlen, one->src, one->line,
-			               "field '%s': expected %s, got a %s", sv->path, type_desc(type),
+			               "field '%s': expected %s, got a %s", sv->path, type_desc(sv),
 			               one->kind == YN_MAP ? "map" : "nested list");
 		int64_t a, b;
 		if (type == VT_INT && one->plain && is_range(one->str, &a, &b)) {
 			if (!allow_list)
 				return fail_at(REACT_EPARSE, w->err, w->errlen, one->src, one->line,
 				               "field '%s': expected %s, got a range (this field cannot be swept)",
-				               sv->path, type_desc(type));
+				               sv->path, type_desc(sv));
 			if (b < a || b - a > 100000)
 				return fail_at(REACT_EPARSE, w->err, w->errlen, one->src, one->line,
 				               "field '%s': range '%s': expected a..b with a <= b", sv->path,
@@ -301,7 +299,7 @@ static react_status_t field(walk_t *w, const ynode_t *map, const char *key, cons
 			}
 			continue;
 		}
-		if (check_value(type, one->str) != REACT_OK) {
+		if (check_value(sv, one->str) != REACT_OK) {
 			char why[160] = "";
 			if (type == VT_BYTES || type == VT_RATE || type == VT_TIME) {
 				react_units_why(type == VT_BYTES ? REACT_UNIT_BYTES
@@ -312,7 +310,7 @@ static react_status_t field(walk_t *w, const ynode_t *map, const char *key, cons
 			}
 			return fail_at(REACT_EPARSE, w->err, w->errlen, one->src, one->line,
 			               "field '%s': expected %s, got '%s'%s%s%s", sv->path,
-			               type_desc(type), one->str, why[0] ? " (" : "", why,
+			               type_desc(sv), one->str, why[0] ? " (" : "", why,
 			               why[0] ? ")" : "");
 		}
 		if (type == VT_INT) {
@@ -369,16 +367,14 @@ static void spec_free(spec_t *sp)
 {
 	if (!sp)
 		return;
-	sv_t *tops[] = {&sp->name, &sp->backend, &sp->seed, &sp->ecmp_ports, &sp->mtu,
-	                &sp->tolerance, &sp->description, &sp->topo_type, &sp->topo_hosts,
-	                &sp->topo_k, &sp->topo_file, &sp->topo_csv, &sp->topo_aggs, &sp->topo_path,
-	                &sp->topo_rate, &sp->topo_delay, &sp->ext_job, &sp->ext_pairs, &sp->ext_p,
-	                &sp->ext_start, &sp->ext_end, &sp->deg_count, &sp->deg_rate, &sp->plot_x,
-	                &sp->plot_series, &sp->plot_also, &sp->gpu_transport, &sp->gpu_dtype,
-	                &sp->gpu_check, &sp->gpu_latency, &sp->gpu_bw, &sp->gpu_p, &sp->gpu_start,
-	                &sp->ecmp_seed};
+	sv_t *tops[] = {&sp->name, &sp->backend, &sp->seed, &sp->tolerance, &sp->description,
+	                &sp->plot_x, &sp->plot_series, &sp->plot_also, &sp->gpu_transport,
+	                &sp->gpu_dtype, &sp->gpu_check, &sp->gpu_latency, &sp->gpu_bw, &sp->gpu_p,
+	                &sp->gpu_start, &sp->ecmp_seed};
 	for (size_t i = 0; i < sizeof tops / sizeof tops[0]; i++)
 		sv_clear(tops[i]);
+	for (size_t i = 0; i < REACT_NET_NFIELDS; i++)
+		sv_clear(&sp->net[i]);
 	for (size_t i = 0; i < NPARAMS; i++)
 		sv_clear(&sp->params[i]);
 	for (int32_t j = 0; j < sp->njobs; j++) {
@@ -418,6 +414,101 @@ static int job_index(const spec_t *sp, const char *name, int32_t below)
 		if (sp->jobs[j].name.n && !strcmp(sp->jobs[j].name.vals[0], name))
 			return j;
 	return -1;
+}
+
+/* ---- the simulators' fields (react/netconfig.h) ---- */
+
+/* Read network field f of `map` (NULL: its section is absent). */
+static react_status_t net_field(walk_t *w, const ynode_t *map, react_net_field_t f)
+{
+	static const vt_t vt[] = {[REACT_NET_INT] = VT_INT, [REACT_NET_RATE] = VT_RATE,
+	                          [REACT_NET_TIME] = VT_TIME, [REACT_NET_STR] = VT_STR,
+	                          [REACT_NET_FILE] = VT_STR, [REACT_NET_CHOICE] = VT_CHOICE};
+	const react_net_field_def_t *d = react_net_field_def(f);
+	sv_t *sv = &w->sp->net[f];
+	char prefix[96];
+	snprintf(prefix, sizeof prefix, "%s%s", d->section, d->section[0] ? "." : "");
+	sv->choices = d->choices;
+	sv->desc = d->desc;
+	return field(w, map, d->key, d->axis_section, prefix, vt[d->type], d->sweep, d->imin, sv);
+}
+
+/* The map at the dotted `path` (a network section), checked to be a map of
+ * the keys react_net_keys allows, and so is each map above it.  out: the
+ * map, NULL when absent. */
+static react_status_t net_section(walk_t *w, const ynode_t *root, const char *path,
+                                  react_net_stage_t stage, const ynode_t **out)
+{
+	const char *keys[REACT_NET_NFIELDS + 1];
+	const ynode_t *n = root;
+	react_status_t st;
+	*out = NULL;
+	for (size_t at = 0;;) {
+		char sub[128], key[64];
+		size_t len = strcspn(path + at, ".");
+		snprintf(key, sizeof key, "%.*s", (int)len, path + at);
+		snprintf(sub, sizeof sub, "%.*s", (int)(at + len), path);
+		if (!(n = ynode_get(n, key)))
+			return REACT_OK;
+		size_t nk = react_net_keys(sub, stage, keys, REACT_NET_NFIELDS);
+		keys[nk < REACT_NET_NFIELDS ? nk : REACT_NET_NFIELDS] = NULL;
+		if ((st = need_map(w, n, sub)) != REACT_OK || (st = only_keys(w, n, sub, keys)) != REACT_OK)
+			return st;
+		if (!path[at + len])
+			break;
+		at += len + 1;
+	}
+	*out = n;
+	return REACT_OK;
+}
+
+/* The network fields of the top level (ecmp_ports, mtu). */
+static react_status_t walk_net_scalars(walk_t *w, const ynode_t *root)
+{
+	react_status_t st;
+	for (int f = 0; f < REACT_NET_NFIELDS; f++)
+		if (!react_net_field_def(f)->section[0] && (st = net_field(w, root, f)) != REACT_OK)
+			return st;
+	return REACT_OK;
+}
+
+/* The network sections of one stage, section by section: each one's
+ * fields, then what its fields require of each other. */
+static react_status_t walk_net_sections(walk_t *w, const ynode_t *root, react_net_stage_t stage)
+{
+	spec_t *sp = w->sp;
+	react_status_t st;
+	for (int f = 0, e; f < REACT_NET_NFIELDS; f = e) {
+		const react_net_field_def_t *d = react_net_field_def(f);
+		for (e = f + 1; e < REACT_NET_NFIELDS && !strcmp(react_net_field_def(e)->section,
+		                                                 d->section); e++)
+			;
+		if (!d->section[0] || d->stage != stage)
+			continue;
+		const ynode_t *map;
+		if ((st = net_section(w, root, d->section, stage, &map)) != REACT_OK)
+			return st;
+		for (int g = f; g < e; g++)
+			if ((st = net_field(w, map, g)) != REACT_OK)
+				return st;
+		for (int g = f; map && g < e; g++) {
+			const react_net_field_def_t *dg = react_net_field_def(g);
+			const sv_t *sv = &sp->net[g];
+			if (dg->required && !sv->n)
+				return fail_at(REACT_EPARSE, w->err, w->errlen, map->src, map->line,
+				               "field '%s': required; expected %s", sv->path, type_desc(sv));
+			if (dg->names_job && sv->n && job_index(sp, sv->vals[0], sp->njobs) < 0)
+				return fail_at(REACT_EINVAL, w->err, w->errlen, sv->src, sv->line,
+				               "field '%s': expected the name of a job, got '%s'", sv->path,
+				               sv->vals[0]);
+			for (int h = f; dg->required_with && !sv->n && h < e; h++)
+				if (!strcmp(react_net_field_def(h)->key, dg->required_with) && sp->net[h].n)
+					return fail_at(REACT_EPARSE, w->err, w->errlen, map->src, map->line,
+					               "field '%s': required with %s", sv->path,
+					               dg->required_with);
+		}
+	}
+	return REACT_OK;
 }
 
 static react_status_t walk_job(walk_t *w, const ynode_t *jn, int32_t j)
@@ -591,17 +682,16 @@ static react_status_t walk_job(walk_t *w, const ynode_t *jn, int32_t j)
 static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root, spec_t **out,
                                  char *err, size_t errlen)
 {
-	static const char *const top_keys[] = {"name", "description", "backend", "seed", "topology",
-	                                       "ecmp_ports", "mtu", "jobs", "congestion", "params",
-	                                       "tolerance", "plot", "gpu", "ecmp_seed", NULL};
+	/* the top-level keys, in the order an error lists them: the simulators'
+	 * network keys (react/netconfig.h) before jobs, their congestion after */
+	static const char *const top_head[] = {"name", "description", "backend", "seed"};
+	static const char *const top_tail[] = {"params", "tolerance", "plot", "gpu", "ecmp_seed"};
+	const char *top_keys[sizeof top_head / sizeof top_head[0] + 1 + sizeof top_tail /
+	                     sizeof top_tail[0] + 2 * REACT_NET_NFIELDS + 1];
+	size_t ntop = 0;
 	static const char *const gpu_keys[] = {"transport", "dtype", "check", "latency",
 	                                       "bandwidth", "congestion", NULL};
 	static const char *const gpu_cong_keys[] = {"pairs", "p", "start_epoch", NULL};
-	static const char *const topo_keys[] = {"type", "hosts", "k", "file", "csv", "aggs_per_tor",
-	                                        "path", "rate", "delay", NULL};
-	static const char *const cong_keys[] = {"external", "degraded_links", NULL};
-	static const char *const ext_keys[] = {"job", "congested_pairs", "p", "start", "end", NULL};
-	static const char *const deg_keys[] = {"count", "rate", NULL};
 	static const char *const plot_keys[] = {"x", "series", "also", NULL};
 	const char *param_keys[NPARAMS_MAX + 1];
 	react_status_t st = REACT_OK;
@@ -612,6 +702,16 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 	*out = NULL;
 	if (!sp)
 		return REACT_ENOMEM;
+	for (size_t i = 0; i < sizeof top_head / sizeof top_head[0]; i++)
+		top_keys[ntop++] = top_head[i];
+	size_t nk = react_net_keys("", REACT_NET_BEFORE_JOBS, top_keys + ntop, REACT_NET_NFIELDS);
+	ntop += nk < REACT_NET_NFIELDS ? nk : REACT_NET_NFIELDS;
+	top_keys[ntop++] = "jobs";
+	nk = react_net_keys("", REACT_NET_AFTER_JOBS, top_keys + ntop, REACT_NET_NFIELDS);
+	ntop += nk < REACT_NET_NFIELDS ? nk : REACT_NET_NFIELDS;
+	for (size_t i = 0; i < sizeof top_tail / sizeof top_tail[0]; i++)
+		top_keys[ntop++] = top_tail[i];
+	top_keys[ntop] = NULL;
 	if ((st = need_map(&w, root, "(document)")) != REACT_OK)
 		goto fail;
 	if ((st = only_keys(&w, root, "the scenario", top_keys)) != REACT_OK)
@@ -624,8 +724,8 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 	T(root, backend, "backend", "", "", VT_STR, 1, 0)
 	T(root, seed, "seed", "", "", VT_INT, 1, 0)
 	T(root, ecmp_seed, "ecmp_seed", "", "", VT_INT, 1, 0)
-	T(root, ecmp_ports, "ecmp_ports", "", "", VT_INT, 1, 1)
-	T(root, mtu, "mtu", "", "", VT_INT, 1, 64)
+	if ((st = walk_net_scalars(&w, root)) != REACT_OK)
+		goto fail;
 	T(root, tolerance, "tolerance", "", "", VT_DOUBLE, 0, 0)
 	if (!sp->name.n) {
 		/* default: the file's base name without extension */
@@ -654,34 +754,9 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 		snprintf(sp->backend_where, sizeof sp->backend_where, "%s", s->path);
 	}
 
-	/* Without a topology section: a star of as many hosts as the jobs have
-	 * ranks (one switch), which is what the gpu backend's ranks see;
-	 * external flows then have no host to run to. */
-	n = ynode_get(root, "topology");
-	if (n && ((st = need_map(&w, n, "topology")) != REACT_OK ||
-	          (st = only_keys(&w, n, "topology", topo_keys)) != REACT_OK))
+	/* the network the jobs are placed on (react/netconfig.h) */
+	if ((st = walk_net_sections(&w, root, REACT_NET_BEFORE_JOBS)) != REACT_OK)
 		goto fail;
-	T(n, topo_type, "type", "topology", "topology.", VT_TOPO, 1, 0)
-	T(n, topo_hosts, "hosts", "topology", "topology.", VT_INT, 1, 0)
-	T(n, topo_k, "k", "topology", "topology.", VT_INT, 1, 2)
-	T(n, topo_file, "file", "topology", "topology.", VT_STR, 1, 0)
-	T(n, topo_csv, "csv", "topology", "topology.", VT_STR, 1, 0)
-	T(n, topo_aggs, "aggs_per_tor", "topology", "topology.", VT_INT, 1, 1)
-	T(n, topo_path, "path", "topology", "topology.", VT_STR, 1, 0)
-	T(n, topo_rate, "rate", "topology", "topology.", VT_RATE, 1, 0)
-	T(n, topo_delay, "delay", "topology", "topology.", VT_TIME, 1, 0)
-	if (!n) {
-		sp->topo_absent = 1;
-		sp->topo_type.src = root->src;
-		sp->topo_type.line = root->line;
-		if ((st = sv_push(&sp->topo_type, "star")) != REACT_OK)
-			goto fail;
-	}
-	if (!sp->topo_type.n) {
-		st = fail_at(REACT_EPARSE, err, errlen, n->src, n->line,
-		             "field 'topology.type': required; expected %s", type_desc(VT_TOPO));
-		goto fail;
-	}
 
 	n = ynode_get(root, "jobs");
 	if (!n || n->kind != YN_SEQ || n->n == 0) {
@@ -700,44 +775,9 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 			goto fail;
 	}
 
-	n = ynode_get(root, "congestion");
-	if (n) {
-		if ((st = need_map(&w, n, "congestion")) != REACT_OK ||
-		    (st = only_keys(&w, n, "congestion", cong_keys)) != REACT_OK)
-			goto fail;
-		const ynode_t *e = ynode_get(n, "external");
-		if (e) {
-			if ((st = need_map(&w, e, "congestion.external")) != REACT_OK ||
-			    (st = only_keys(&w, e, "congestion.external", ext_keys)) != REACT_OK)
-				goto fail;
-			const char *pre = "congestion.external.";
-			T(e, ext_job, "job", "external", pre, VT_STR, 0, 0)
-			T(e, ext_pairs, "congested_pairs", "external", pre, VT_INT, 1, 0)
-			T(e, ext_p, "p", "external", pre, VT_INT, 1, 0)
-			T(e, ext_start, "start", "external", pre, VT_TIME, 1, 0)
-			T(e, ext_end, "end", "external", pre, VT_TIME, 1, 0)
-			if (sp->ext_job.n && job_index(sp, sp->ext_job.vals[0], sp->njobs) < 0) {
-				st = fail_at(REACT_EINVAL, err, errlen, sp->ext_job.src, sp->ext_job.line,
-				             "field 'congestion.external.job': expected the name of a job, "
-				             "got '%s'", sp->ext_job.vals[0]);
-				goto fail;
-			}
-		}
-		const ynode_t *d = ynode_get(n, "degraded_links");
-		if (d) {
-			if ((st = need_map(&w, d, "congestion.degraded_links")) != REACT_OK ||
-			    (st = only_keys(&w, d, "congestion.degraded_links", deg_keys)) != REACT_OK)
-				goto fail;
-			const char *pre = "congestion.degraded_links.";
-			T(d, deg_count, "count", "degraded", pre, VT_INT, 1, 0)
-			T(d, deg_rate, "rate", "degraded", pre, VT_RATE, 1, 0)
-			if (sp->deg_count.n && !sp->deg_rate.n) {
-				st = fail_at(REACT_EPARSE, err, errlen, d->src, d->line,
-				             "field 'congestion.degraded_links.rate': required with count");
-				goto fail;
-			}
-		}
-	}
+	/* the congestion on it, which names jobs */
+	if ((st = walk_net_sections(&w, root, REACT_NET_AFTER_JOBS)) != REACT_OK)
+		goto fail;
 
 	n = ynode_get(root, "gpu");
 	if (n) {
@@ -883,13 +923,15 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 	{
 		sv_t *all[256];
 		size_t na = 0;
-		sv_t *tops[] = {&sp->backend, &sp->seed, &sp->ecmp_ports, &sp->mtu, &sp->topo_type,
-		                &sp->topo_hosts, &sp->topo_k, &sp->topo_file, &sp->topo_csv,
-		                &sp->topo_aggs, &sp->topo_path, &sp->topo_rate, &sp->topo_delay,
-		                &sp->ext_pairs, &sp->ext_p, &sp->ext_start, &sp->ext_end,
-		                &sp->deg_count, &sp->deg_rate, &sp->gpu_transport, &sp->gpu_dtype,
-		                &sp->gpu_check, &sp->gpu_latency, &sp->gpu_bw, &sp->gpu_p,
-		                &sp->gpu_start, &sp->ecmp_seed};
+		sv_t *tops[] = {&sp->gpu_transport, &sp->gpu_dtype, &sp->gpu_check, &sp->gpu_latency,
+		                &sp->gpu_bw, &sp->gpu_p, &sp->gpu_start, &sp->ecmp_seed};
+		if (sp->backend.n > 1)
+			all[na++] = &sp->backend;
+		if (sp->seed.n > 1)
+			all[na++] = &sp->seed;
+		for (size_t i = 0; i < REACT_NET_NFIELDS; i++)
+			if (sp->net[i].n > 1)
+				all[na++] = &sp->net[i];
 		for (size_t i = 0; i < sizeof tops / sizeof tops[0]; i++)
 			if (tops[i]->n > 1)
 				all[na++] = tops[i];
@@ -970,14 +1012,16 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 					*pi[q] = i;
 			/* A known field that is not swept (e.g. after --set) gives no plot. */
 			static const char *const known[] = {
-				"seed", "backend", "ecmp_ports", "mtu", "type", "hosts", "k", "file", "csv",
-				"aggs_per_tor", "path", "rate", "delay", "congested_pairs", "p", "start", "end",
-				"count", "ranks", "collective", "algorithm", "message", "epochs", "warmup",
-				"compute_gap", "react", "placement", "shared", "transport", "dtype", "check",
-				"latency", "bandwidth", "start_epoch", "pattern", "ecmp_seed", NULL};
+				"seed", "backend", "ranks", "collective", "algorithm", "message", "epochs",
+				"warmup", "compute_gap", "start", "react", "placement", "shared", "transport",
+				"dtype", "check", "latency", "bandwidth", "p", "start_epoch", "pattern",
+				"ecmp_seed", NULL};
 			int is_known = strchr(pv[q]->vals[0], '.') != NULL;
 			for (const char *const *k = known; *k; k++)
 				is_known |= !strcmp(*k, pv[q]->vals[0]);
+			for (int f = 0; f < REACT_NET_NFIELDS; f++)
+				is_known |= react_net_field_def(f)->sweep &&
+				            !strcmp(react_net_field_def(f)->key, pv[q]->vals[0]);
 			for (size_t i = 0; i < NPARAMS; i++)
 				is_known |= !strcmp(param_defs[i].key, pv[q]->vals[0]);
 			if (*pi[q] == SIZE_MAX && !is_known) {
@@ -1284,100 +1328,70 @@ static void resolve_path(const react_scenario_t *s, const sv_t *sv, const char *
 		snprintf(out, n, "%s/%s", s->dir, rel);
 }
 
-static react_status_t build_topology(const react_scenario_t *s, const pick_t *pk,
-                                     react_pattern_t *const *pattern, react_topology_t **out,
-                                     char *err, size_t errlen)
+/* The network fields (react/netconfig.h) as one configuration picked
+ * them, for the simulators' resolver. */
+typedef struct net_pick {
+	react_net_value_t value[REACT_NET_NFIELDS];
+	char where[REACT_NET_NFIELDS][600];
+	char file[REACT_NET_NFIELDS][4096];
+	char origin[600];
+} net_pick_t;
+
+static void net_pick(const react_scenario_t *s, const pick_t *pk, net_pick_t *np)
 {
-	const spec_t *sp = s->spec;
-	const char *type = pv(pk, &sp->topo_type, "fattree");
-	double rate = prate(pk, &sp->topo_rate, 100e9);
-	double delay = ptime(pk, &sp->topo_delay, 1e-6);
-	char terr[512] = "";
-	char path[4096];
-	react_status_t st;
-	*out = NULL;
-	if (!strcmp(type, "star") && sp->topo_absent) {
-		int64_t h = 0;
-		for (int32_t j = 0; j < sp->njobs; j++)
-			h += pint(pk, &sp->jobs[j].ranks, pattern[j] ? pattern[j]->nranks : 8);
-		st = react_topo_star((int32_t)(h < 2 ? 2 : h), rate, delay, out);
-		if (st != REACT_OK)
-			return fail_at(st, err, errlen, s->path, 1,
-			               "cannot build the default topology (a star of %d hosts): %s",
-			               (int)h, react_status_str(st));
-		return REACT_OK;
-	}
-	if (!strcmp(type, "star")) {
-		if (!sp->topo_hosts.n)
-			return fail_at(REACT_EINVAL, err, errlen, sp->topo_type.src, sp->topo_type.line,
-			               "field 'topology.hosts': required for a star topology");
-		int64_t h = pint(pk, &sp->topo_hosts, 0);
-		if (h < 2)
-			return fail_at(REACT_EINVAL, err, errlen, sp->topo_hosts.src, sp->topo_hosts.line,
-			               "field 'topology.hosts': expected at least 2 hosts, got %d", (int)h);
-		st = react_topo_star((int32_t)h, rate, delay, out);
-		if (st != REACT_OK)
-			return fail_at(st, err, errlen, sp->topo_hosts.src, sp->topo_hosts.line,
-			               "field 'topology': cannot build a star of %d hosts: %s", (int)h,
-			               react_status_str(st));
-		return REACT_OK;
-	}
-	if (!strcmp(type, "fattree")) {
-		int64_t k = pint(pk, &sp->topo_k, 8);
-		const sv_t *at = sp->topo_k.n ? &sp->topo_k : &sp->topo_type;
-		if (k % 2 || k < 2 || k > 64)
-			return fail_at(REACT_EINVAL, err, errlen, at->src, at->line,
-			               "field 'topology.k': expected an even k in 2..64, got %d", (int)k);
-		st = react_topo_fattree((int32_t)k, rate, delay, out);
-		if (st != REACT_OK)
-			return fail_at(st, err, errlen, at->src, at->line,
-			               "field 'topology': cannot build a fat-tree of k=%d: %s", (int)k,
-			               react_status_str(st));
-		return REACT_OK;
-	}
-	const sv_t *fsv = NULL;
-	int is_csv = 0;
-	if (!strcmp(type, "alibaba")) {
-		if (sp->topo_csv.n)
-			fsv = &sp->topo_csv, is_csv = 1;
-		else if (sp->topo_file.n)
-			fsv = &sp->topo_file;
-		else
-			return fail_at(REACT_EINVAL, err, errlen, sp->topo_type.src, sp->topo_type.line,
-			               "field 'topology': an alibaba topology needs file (a .topo) or csv "
-			               "(the cluster CSV, with hosts and aggs_per_tor)");
-	} else { /* file */
-		fsv = sp->topo_path.n ? &sp->topo_path : sp->topo_file.n ? &sp->topo_file : NULL;
-		if (!fsv)
-			return fail_at(REACT_EINVAL, err, errlen, sp->topo_type.src, sp->topo_type.line,
-			               "field 'topology.path': required for a file topology");
-	}
-	resolve_path(s, fsv, pv(pk, fsv, ""), path, sizeof path);
-	if (is_csv)
-		st = react_topo_alibaba(path, (int32_t)pint(pk, &sp->topo_hosts, 0),
-		                        (int32_t)pint(pk, &sp->topo_aggs, 3), rate, delay, out, terr,
-		                        sizeof terr);
-	else
-		st = react_topo_read(path, out, terr, sizeof terr);
-	if (st != REACT_OK) {
-		if (st == REACT_EIO && strcmp(path, pv(pk, fsv, "")))
-			return fail_at(st, err, errlen, fsv->src, fsv->line,
-			               "field '%s': %s (a relative path is relative to the scenario's "
-			               "directory, %s)", fsv->path, terr[0] ? terr : react_status_str(st),
-			               s->dir);
-		return fail_at(st, err, errlen, fsv->src, fsv->line, "field '%s': %s", fsv->path,
-		               terr[0] ? terr : react_status_str(st));
-	}
-	if (!is_csv) {
-		/* a file's own rates and delays, unless the scenario sets them */
-		for (int32_t l = 0; l < (*out)->nlinks; l++) {
-			if (sp->topo_rate.n)
-				(*out)->links[l].rate_bps = rate;
-			if (sp->topo_delay.n)
-				(*out)->links[l].delay_s = delay;
+	for (int f = 0; f < REACT_NET_NFIELDS; f++) {
+		const sv_t *sv = &s->spec->net[f];
+		react_net_value_t *v = &np->value[f];
+		v->str = pv(pk, sv, NULL);
+		where_of(sv->src, sv->line, np->where[f], sizeof np->where[f]);
+		v->where = np->where[f];
+		v->path = sv->path;
+		v->file = NULL;
+		if (v->str && react_net_field_def(f)->type == REACT_NET_FILE) {
+			resolve_path(s, sv, v->str, np->file[f], sizeof np->file[f]);
+			v->file = np->file[f];
 		}
 	}
-	return REACT_OK;
+	where_of(s->path, 1, np->origin, sizeof np->origin);
+}
+
+/* A job's placement as the simulators' resolver takes it. */
+typedef struct net_job {
+	react_net_job_t job;
+	char ranks_where[600], placement_where[600];
+} net_job_t;
+
+/* Job j of nr ranks (given at rat: the ranks, pattern or name field). */
+static void net_job(const pick_t *pk, int32_t j, int64_t nr, const sv_t *rat, net_job_t *out)
+{
+	const job_spec_t *js = &pk->sp->jobs[j];
+	react_net_job_t *nj = &out->job;
+	const sv_t *at;
+	*nj = (react_net_job_t){.name = js->name.vals[0], .nranks = nr,
+	                        .ranks_where = out->ranks_where,
+	                        .placement_where = out->placement_where};
+	where_of(rat->src, rat->line, out->ranks_where, sizeof out->ranks_where);
+	if (js->pl_form == PL_HOSTS) {
+		nj->placement = REACT_PLACE_HOSTS;
+		at = &js->pl_hosts_where;
+		nj->hosts = js->hosts;
+		nj->nhosts = js->nhosts;
+	} else if (js->pl_form == PL_OVERLAP) {
+		nj->placement = REACT_PLACE_OVERLAP;
+		at = &js->shared;
+		nj->overlap = job_index(pk->sp, js->overlap.vals[0], j);
+		nj->shared = pint(pk, &js->shared, 0);
+	} else if (js->pl_form == PL_START) {
+		nj->placement = REACT_PLACE_CONTIGUOUS;
+		at = &js->pl_start;
+		nj->start = pint(pk, &js->pl_start, 0);
+	} else {
+		nj->placement = strcmp(pv(pk, &js->placement, "random"), "random")
+		                    ? REACT_PLACE_CONTIGUOUS : REACT_PLACE_RANDOM;
+		at = js->placement.n ? &js->placement : rat;
+	}
+	where_of(at->src, at->line, out->placement_where, sizeof out->placement_where);
+	nj->placement_path = at->path;
 }
 
 /* The job's `pattern` file: read (react_pattern_read_json) and checked
@@ -1466,25 +1480,16 @@ void react_config_destroy(react_config_t *c)
 	free(c);
 }
 
-/* Choose k distinct ints from pool[0..n) into out (in random order). */
-static void choose_shuffled(gsl_rng *r, int32_t *out, size_t k, int32_t *pool, size_t n)
-{
-	if (k == 0)
-		return;
-	gsl_ran_choose(r, out, k, pool, n, sizeof *pool);
-	gsl_ran_shuffle(r, out, k, sizeof *out);
-}
-
 react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
                                      react_config_t **out, char *err, size_t errlen)
 {
 	const spec_t *sp = s->spec;
 	react_status_t st = REACT_ENOMEM;
 	react_config_t *c = NULL;
-	gsl_rng *rng = NULL;
 	size_t *choice = NULL;
-	uint8_t *used = NULL;
-	int32_t *pool = NULL;
+	int64_t *nranks = NULL;
+	net_pick_t *np = NULL;
+	react_net_t *net = NULL;
 	pick_t pk = {sp, NULL};
 
 	*out = NULL;
@@ -1531,13 +1536,18 @@ react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
 		    (st = read_job_pattern(s, &pk, &sp->jobs[j], &c->pattern[j], &c->pattern_file[j],
 		                           err, errlen)) != REACT_OK)
 			goto fail;
-	if ((st = build_topology(s, &pk, c->pattern, &c->topo, err, errlen)) != REACT_OK)
+	/* the network the jobs are placed on (react/netconfig.h): the
+	 * simulators' fields resolve on their side */
+	st = REACT_ENOMEM;
+	if (!(nranks = calloc((size_t)sp->njobs, sizeof *nranks)) || !(np = malloc(sizeof *np)))
+		goto fail;
+	for (int32_t j = 0; j < sp->njobs; j++)
+		nranks[j] = pint(&pk, &sp->jobs[j].ranks, c->pattern[j] ? c->pattern[j]->nranks : 8);
+	net_pick(s, &pk, np);
+	const react_net_in_t net_in = {np->value, np->origin, s->dir, sp->njobs, nranks, c->seed};
+	if ((st = react_net_open(&net_in, &net, err, errlen)) != REACT_OK)
 		goto fail;
 	st = REACT_ENOMEM;
-	const react_topology_t *T = c->topo;
-	c->run.topo = T;
-	c->run.ecmp_ports = (int32_t)pint(&pk, &sp->ecmp_ports, 4);
-	c->run.mtu = (uint32_t)pint(&pk, &sp->mtu, 1500);
 	/* the backend's draws (ECMP): by default the configuration's seed */
 	c->run.seed = sp->ecmp_seed.n ? (uint64_t)pint(&pk, &sp->ecmp_seed, 0) : c->seed;
 	c->run.njobs = sp->njobs;
@@ -1565,11 +1575,8 @@ react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
 	if (!(c->run.jobs = calloc((size_t)sp->njobs, sizeof *c->run.jobs)) ||
 	    !(c->react_on = calloc((size_t)sp->njobs, sizeof *c->react_on)) ||
 	    !(c->params = calloc((size_t)sp->njobs, sizeof *c->params)) ||
-	    !(c->warmup = calloc((size_t)sp->njobs, sizeof *c->warmup)) ||
-	    !(used = calloc((size_t)T->nhosts, 1)) ||
-	    !(pool = calloc((size_t)T->nhosts + 1, sizeof *pool)) || !(rng = gsl_rng_alloc(gsl_rng_mt19937)))
+	    !(c->warmup = calloc((size_t)sp->njobs, sizeof *c->warmup)))
 		goto fail;
-	gsl_rng_set(rng, (unsigned long)c->seed);
 
 	for (int32_t j = 0; j < sp->njobs; j++) {
 		const job_spec_t *js = &sp->jobs[j];
@@ -1637,97 +1644,11 @@ react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
 			st = REACT_ENOMEM;
 			goto fail;
 		}
-		/* free hosts, in index order */
-		size_t nfree = 0;
-		for (int32_t h = 0; h < T->nhosts; h++)
-			if (!used[h])
-				pool[nfree++] = h;
-		if (js->pl_form == PL_HOSTS) {
-			if ((int64_t)js->nhosts != nr) {
-				st = fail_at(REACT_EINVAL, err, errlen, js->pl_hosts_where.src,
-				             js->pl_hosts_where.line,
-				             "field '%s': expected %d hosts (one per rank), got %zu",
-				             js->pl_hosts_where.path, (int)nr, js->nhosts);
-				goto fail;
-			}
-			for (size_t i = 0; i < js->nhosts; i++) {
-				if (js->hosts[i] >= T->nhosts) {
-					st = fail_at(REACT_EINVAL, err, errlen, js->pl_hosts_where.src,
-					             js->pl_hosts_where.line,
-					             "field '%s': host %d is beyond the topology (hosts 0..%d)",
-					             js->pl_hosts_where.path, (int)js->hosts[i],
-					             (int)T->nhosts - 1);
-					goto fail;
-				}
-				jc->hosts[i] = js->hosts[i];
-			}
-		} else if (js->pl_form == PL_OVERLAP) {
-			int oj = job_index(sp, js->overlap.vals[0], j);
-			const react_job_cfg_t *other = &c->run.jobs[oj];
-			int64_t shared = pint(&pk, &js->shared, 0);
-			if (shared > nr || shared > other->nranks) {
-				st = fail_at(REACT_EINVAL, err, errlen, js->shared.src, js->shared.line,
-				             "field 'jobs.%s.placement.shared': expected at most %d shared "
-				             "hosts (ranks of both jobs), got %d", jn,
-				             (int)(nr < other->nranks ? nr : other->nranks), (int)shared);
-				goto fail;
-			}
-			if ((size_t)(nr - shared) > nfree) {
-				st = fail_at(REACT_EINVAL, err, errlen, rat->src, rat->line,
-				             "job '%s': %d ranks with %d shared need %d free hosts; the "
-				             "topology has %zu left", jn, (int)nr, (int)shared,
-				             (int)(nr - shared), nfree);
-				goto fail;
-			}
-			int32_t *tmp = calloc((size_t)nr + 1, sizeof *tmp);
-			if (!tmp) {
-				st = REACT_ENOMEM;
-				goto fail;
-			}
-			if (shared)
-				gsl_ran_choose(rng, tmp, (size_t)shared, other->hosts, (size_t)other->nranks,
-				               sizeof *tmp);
-			if (nr - shared)
-				gsl_ran_choose(rng, tmp + shared, (size_t)(nr - shared), pool, nfree,
-				               sizeof *tmp);
-			gsl_ran_shuffle(rng, tmp, (size_t)nr, sizeof *tmp);
-			memcpy(jc->hosts, tmp, (size_t)nr * sizeof *tmp);
-			free(tmp);
-		} else {
-			const char *kind = js->pl_form == PL_START ? "contiguous" : pv(&pk, &js->placement, "random");
-			if ((size_t)nr > nfree) {
-				st = fail_at(REACT_EINVAL, err, errlen, rat->src, rat->line,
-				             "job '%s': %d ranks do not fit: the topology has %d hosts, %zu "
-				             "free after earlier jobs", jn, (int)nr, (int)T->nhosts, nfree);
-				goto fail;
-			}
-			if (!strcmp(kind, "random")) {
-				choose_shuffled(rng, jc->hosts, (size_t)nr, pool, nfree);
-			} else {
-				int64_t from = js->pl_form == PL_START ? pint(&pk, &js->pl_start, 0) : 0;
-				int32_t found = -1;
-				for (int64_t h = from; h + nr <= T->nhosts && found < 0; h++) {
-					int ok = 1;
-					for (int64_t q = h; q < h + nr && ok; q++)
-						ok = !used[q];
-					if (ok)
-						found = (int32_t)h;
-				}
-				if (found < 0) {
-					const sv_t *at = js->pl_form == PL_START ? &js->pl_start : &js->placement;
-					if (!at->n)
-						at = rat;
-					st = fail_at(REACT_EINVAL, err, errlen, at->src, at->line,
-					             "job '%s': no %d consecutive free hosts from host %d (the "
-					             "topology has %d)", jn, (int)nr, (int)from, (int)T->nhosts);
-					goto fail;
-				}
-				for (int64_t q = 0; q < nr; q++)
-					jc->hosts[q] = found + (int32_t)q;
-			}
-		}
-		for (int64_t q = 0; q < nr; q++)
-			used[jc->hosts[q]] = 1;
+		/* its hosts, drawn by the simulators' resolver */
+		net_job_t nj;
+		net_job(&pk, j, nr, rat, &nj);
+		if ((st = react_net_place(net, &nj.job, jc->hosts, err, errlen)) != REACT_OK)
+			goto fail;
 
 		react_params_default(&c->params[j]);
 		c->params[j].seed = c->seed + (uint64_t)j;
@@ -1747,91 +1668,21 @@ react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
 		}
 	}
 
-	/* external flows: sources among the job's hosts, destinations outside every job */
-	int64_t pairs = pint(&pk, &sp->ext_pairs, 0), p = pint(&pk, &sp->ext_p, 1);
-	if (pairs > 0 && p > 0) {
-		int ej = sp->ext_job.n ? job_index(sp, sp->ext_job.vals[0], sp->njobs) : 0;
-		const react_job_cfg_t *jc = &c->run.jobs[ej];
-		size_t nout = 0;
-		for (int32_t h = 0; h < T->nhosts; h++)
-			if (!used[h])
-				pool[nout++] = h;
-		if (pairs > jc->nranks || (size_t)pairs > nout) {
-			st = fail_at(REACT_EINVAL, err, errlen, sp->ext_pairs.src, sp->ext_pairs.line,
-			             "field 'congestion.external.congested_pairs': expected at most %d "
-			             "(distinct sources among job '%s''s %d hosts, distinct destinations "
-			             "among the %zu hosts outside every job), got %d",
-			             (int)(jc->nranks < (int64_t)nout ? jc->nranks : (int64_t)nout),
-			             jc->name, (int)jc->nranks, nout, (int)pairs);
-			goto fail;
-		}
-		int32_t *srcs = calloc((size_t)pairs, sizeof *srcs);
-		int32_t *dsts = calloc((size_t)pairs, sizeof *dsts);
-		c->run.ext = calloc((size_t)pairs, sizeof *c->run.ext);
-		if (!srcs || !dsts || !c->run.ext) {
-			free(srcs);
-			free(dsts);
-			st = REACT_ENOMEM;
-			goto fail;
-		}
-		choose_shuffled(rng, srcs, (size_t)pairs, jc->hosts, (size_t)jc->nranks);
-		choose_shuffled(rng, dsts, (size_t)pairs, pool, nout);
-		for (int64_t i = 0; i < pairs; i++) {
-			react_ext_flow_t *e = &c->run.ext[i];
-			e->src_host = srcs[i];
-			e->dst_host = dsts[i];
-			e->count = (int32_t)p;
-			e->start_s = ptime(&pk, &sp->ext_start, 0);
-			e->end_s = ptime(&pk, &sp->ext_end, 0);
-		}
-		c->run.next = (size_t)pairs;
-		free(srcs);
-		free(dsts);
-	}
+	/* the congestion on it: external flows, degraded links */
+	if ((st = react_net_finish(net, &c->run, &c->topo, err, errlen)) != REACT_OK)
+		goto fail;
 
-	/* degraded links: any tier */
-	int64_t ndeg = pint(&pk, &sp->deg_count, 0);
-	if (ndeg > 0) {
-		if (ndeg > T->nlinks) {
-			st = fail_at(REACT_EINVAL, err, errlen, sp->deg_count.src, sp->deg_count.line,
-			             "field 'congestion.degraded_links.count': expected at most %d (the "
-			             "topology's links), got %d", (int)T->nlinks, (int)ndeg);
-			goto fail;
-		}
-		int32_t *all = calloc((size_t)T->nlinks, sizeof *all);
-		int32_t *pick = calloc((size_t)ndeg, sizeof *pick);
-		c->run.degraded = calloc((size_t)ndeg, sizeof *c->run.degraded);
-		if (!all || !pick || !c->run.degraded) {
-			free(all);
-			free(pick);
-			st = REACT_ENOMEM;
-			goto fail;
-		}
-		for (int32_t l = 0; l < T->nlinks; l++)
-			all[l] = l;
-		gsl_ran_choose(rng, pick, (size_t)ndeg, all, (size_t)T->nlinks, sizeof *all);
-		double rate = prate(&pk, &sp->deg_rate, 100e9);
-		for (int64_t i = 0; i < ndeg; i++) {
-			c->run.degraded[i].link = pick[i];
-			c->run.degraded[i].rate_bps = rate;
-		}
-		c->run.ndegraded = (size_t)ndeg;
-		free(all);
-		free(pick);
-	}
-
-	gsl_rng_free(rng);
+	react_net_destroy(net);
+	free(np);
+	free(nranks);
 	free(choice);
-	free(used);
-	free(pool);
 	*out = c;
 	return REACT_OK;
 fail:
-	if (rng)
-		gsl_rng_free(rng);
+	react_net_destroy(net);
+	free(np);
+	free(nranks);
 	free(choice);
-	free(used);
-	free(pool);
 	react_config_destroy(c);
 	return st;
 }
@@ -1854,13 +1705,14 @@ react_status_t react_config_check_backend(const react_scenario_t *s, const react
 		               "field 'jobs': the gpu backend runs one job at a time; this scenario "
 		               "has %d", (int)c->run.njobs);
 	}
+	const sv_t *ext = &sp->net[REACT_NET_EXT_PAIRS], *deg = &sp->net[REACT_NET_DEG_COUNT];
 	if (c->run.next)
-		return fail_at(REACT_EINVAL, err, errlen, sp->ext_pairs.src, sp->ext_pairs.line,
+		return fail_at(REACT_EINVAL, err, errlen, ext->src, ext->line,
 		               "field 'congestion.external': the gpu backend cannot model external "
 		               "flows (they need a simulated network); use gpu.congestion (rank-pair "
 		               "congestion) or a simulation backend");
 	if (c->run.ndegraded)
-		return fail_at(REACT_EINVAL, err, errlen, sp->deg_count.src, sp->deg_count.line,
+		return fail_at(REACT_EINVAL, err, errlen, deg->src, deg->line,
 		               "field 'congestion.degraded_links': the gpu backend cannot model "
 		               "degraded links (they need a simulated network); use gpu.congestion "
 		               "(rank-pair congestion) or a simulation backend");

@@ -10,12 +10,16 @@
  * Resolving configuration i builds its topology and draws every random choice
  * (job placement, external flows, degraded links) from the configuration's
  * seed with gsl_rng_mt19937, in that order, so a configuration is the same bit
- * for bit every time it is resolved.  The backend's own draws (ECMP source
- * ports and hashing) use run.seed: the `ecmp_seed` field, by default the
- * configuration's seed.  A job's `pattern` file is read and semantically
- * checked when its configuration is resolved (react_pattern_read_json,
- * react_pattern_check); errors name the scenario file and the line of the
- * `pattern` field, then the pattern file's own error.
+ * for bit every time it is resolved.  The network fields (the topology and
+ * congestion sections, ecmp_ports, mtu: react/netconfig.h lists them) and
+ * the jobs' placement are resolved on the simulators' side
+ * (react_net_open/place/finish), from the values the configuration picked.
+ * The backend's own draws (ECMP source ports and hashing) use run.seed: the
+ * `ecmp_seed` field, by default the configuration's seed.  A job's `pattern`
+ * file is read and semantically checked when its configuration is resolved
+ * (react_pattern_read_json, react_pattern_check); errors name the scenario
+ * file and the line of the `pattern` field, then the pattern file's own
+ * error.
  *
  * Errors: every function that reads user input fills `err` (size errlen) with
  * "FILE:LINE: field 'x': expected ..., got ..." and returns REACT_EPARSE (bad
