@@ -29,7 +29,7 @@ void react_bg_cuda_destroy(react_bg_cuda_t *bg);
 #if defined(REACT_HAVE_NCCL) && defined(REACT_HAVE_MPI)
 #define BUILT_WITH "CUDA runtime " STR(CUDART_VERSION) ", NCCL " STR(NCCL_VERSION_CODE) ", MPI"
 #else
-#define BUILT_WITH "CUDA runtime " STR(CUDART_VERSION) " (no NCCL or MPI: local transport only)"
+#define BUILT_WITH "CUDA runtime " STR(CUDART_VERSION) ", without NCCL or MPI"
 #endif
 
 static const react_gpu_plugin_t plugin = {
