@@ -22,6 +22,7 @@
 #include "sweep.h"
 #include "react/csv.h"
 #include "react/driver.h"
+#include "react/gpu_backend.h"
 #include "react/oracle.h"
 #include "react/results.h"
 #include "react/scenario.h"
@@ -31,7 +32,7 @@
 static void run_usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: react run SCENARIO [--config I] [--backend flow|dctcp|ns3]\n"
+	        "usage: react run SCENARIO [--config I] [--backend flow|dctcp|ns3|gpu]\n"
 	        "                 [--set KEY=VALUE]... [-o DIR] [--trace] [--quiet]\n"
 	        "                 [--progress SECONDS]\n"
 	        "  Runs one configuration of SCENARIO (the first, or number I of the sweep)\n"
@@ -46,6 +47,8 @@ static void run_usage(FILE *f)
 	        "  --progress S     seconds between progress lines on stderr when it is not a\n"
 	        "                   terminal (default 5; a terminal gets one updating line)\n"
 	        "  --quiet          no progress on stderr\n"
+	        "  gpu.transport nccl: one MPI process per rank, mpirun -np RANKS react run ...;\n"
+	        "  rank 0 prints and writes (docs/gpu.md)\n"
 	        "exit: 0 done, 2 bad input or a failed run\n");
 }
 
@@ -223,15 +226,30 @@ int react_cmd_run(int argc, char **argv)
 	const react_backend_ops_t *be = cli_backend_of("run", s, &o, cfg);
 	if (!be)
 		goto done;
-	cli_print_config(s, cfg, be->name);
-	fflush(stdout);
+	int gpu = !strcmp(be->name, "gpu"), leader = 1;
+	if (gpu) {
+		/* gpu.transport local or nccl: the CUDA plugin; nccl: this process is
+		 * one MPI rank of the run, and only rank 0 prints and writes */
+		if (react_gpu_backend_prepare(&cfg->gpu, cfg->run.jobs[0].nranks, err, sizeof err) !=
+		    REACT_OK) {
+			fprintf(stderr, "react run: %s: %s\n", o.path, err);
+			goto done;
+		}
+		leader = react_gpu_backend_leader();
+		if (!leader)
+			quiet = 1;
+	}
+	if (leader) {
+		cli_print_config(s, cfg, be->name);
+		fflush(stdout);
+	}
 	int64_t nepochs = 0;
 	for (int32_t j = 0; j < cfg->run.njobs; j++)
 		nepochs += cfg->run.jobs[j].epochs;
 	rp.cfg = cfg;
 	cli_progress_start(&rp.line, "react run", 2 * nepochs, every, quiet);
 	react_status_t st;
-	if (out) {
+	if (out && leader) {
 		react_run_write_opts_t wo = {.trace = trace, .backend = be, .progress = run_progress,
 		                             .progress_ctx = &rp};
 		st = react_run_dir_make(out, s, cfg, &wo, &pr, err, sizeof err);
@@ -244,7 +262,18 @@ int react_cmd_run(int argc, char **argv)
 		fprintf(stderr, "react run: %s\n", err);
 		goto done;
 	}
+	if (!leader) {
+		rc = 0;
+		goto done;
+	}
 	print_pair(cfg, &pr);
+	if (gpu && cfg->gpu.check) {
+		int64_t checked;
+		uint64_t wrong;
+		react_gpu_backend_checks(&checked, &wrong);
+		printf("gpu.check: %" PRId64 " epochs checked (baseline and REACT), %" PRIu64
+		       " wrong elements\n", checked, wrong);
+	}
 	if (out)
 		printf("\nwrote %s/runs/%s/ (epochs.csv, summary.csv, decisions.jsonl, config.txt%s)\n",
 		       out, cfg->id, trace ? ", trace-*.jsonl" : "");
@@ -253,6 +282,8 @@ done:
 	react_pair_result_clear(&pr);
 	react_config_destroy(cfg);
 	react_scenario_destroy(s);
+	fflush(stdout);
+	react_gpu_backend_finish(rc);
 	return rc;
 }
 

@@ -9,14 +9,29 @@
 #endif
 
 #include "bg.h"
+#include "plugin.h"
 #include "react/gpu_backend.h"
 #include "react/rt.h"
 
-static int g_follower; /* 1 in an MPI process other than rank 0 of an nccl run */
+/* Process-wide state of the nccl transport: one process is one rank. */
+static struct {
+	int nccl;        /* react_gpu_backend_prepare made this process a rank of an nccl run */
+	int follower;    /* ... and it is not rank 0 */
+	int mpi_here;    /* MPI was initialised by this backend */
+	int size;        /* MPI processes */
+	int64_t checked; /* epochs whose output was checked (gpu.check) */
+	uint64_t wrong;  /* elements found wrong in them, over all processes */
+} g_state;
 
 int react_gpu_backend_leader(void)
 {
-	return !g_follower;
+	return !g_state.follower;
+}
+
+void react_gpu_backend_checks(int64_t *epochs, uint64_t *wrong)
+{
+	*epochs = g_state.checked;
+	*wrong = g_state.wrong;
 }
 
 #ifdef REACT_HAVE_MPI
@@ -28,8 +43,19 @@ static void finalize_mpi(void)
 		MPI_Finalize();
 }
 
-/* MPI for the nccl transport: react-gpu initialises it in main; react run
- * does it here, on first use. */
+/* Started by mpirun, mpiexec or srun (a PMI): one of these is set. */
+static int under_launcher(void)
+{
+	static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
+	                                   "PMI_SIZE"};
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+		if (getenv(vars[i]))
+			return 1;
+	return 0;
+}
+
+/* MPI for the nccl transport, initialised once per process: here, unless
+ * the program already did (react-gpu's main, react sweep --mpi). */
 static react_status_t need_mpi(char *err, size_t errlen)
 {
 	int inited = 0, prov = 0;
@@ -37,13 +63,84 @@ static react_status_t need_mpi(char *err, size_t errlen)
 	if (inited)
 		return REACT_OK;
 	if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &prov) != MPI_SUCCESS) {
-		snprintf(err, errlen, "gpu.transport nccl: MPI_Init_thread failed");
+		snprintf(err, errlen, "field 'gpu.transport': nccl: MPI_Init_thread failed");
 		return REACT_EBACKEND;
 	}
+	g_state.mpi_here = 1;
 	atexit(finalize_mpi);
 	return REACT_OK;
 }
 #endif
+
+react_status_t react_gpu_backend_prepare(const react_gpu_cfg_t *g, int32_t nranks, char *err,
+                                         size_t errlen)
+{
+	react_transport_t t;
+	const react_gpu_plugin_t *pl;
+	char why[1536];
+	if (react_transport_parse(g->transport, &t) != REACT_OK) {
+		snprintf(err, errlen, "field 'gpu.transport': expected host, local or nccl, got '%s'",
+		         g->transport);
+		return REACT_EINVAL;
+	}
+	if (t == REACT_TRANSPORT_HOST)
+		return REACT_OK;
+	if (react_gpu_plugin_get(t, &pl, why, sizeof why) != REACT_OK) {
+		snprintf(err, errlen, "field 'gpu.transport': %s", why);
+		return REACT_EUNSUPPORTED;
+	}
+	if (t != REACT_TRANSPORT_NCCL)
+		return REACT_OK;
+#ifndef REACT_HAVE_MPI
+	(void)nranks;
+	snprintf(err, errlen, "field 'gpu.transport': nccl runs one MPI process per rank, and this "
+	         "program was built without MPI (Open MPI's libopenmpi-dev)");
+	return REACT_EUNSUPPORTED;
+#else
+	int inited = 0, size = 0, rank = 0;
+	react_status_t st;
+	MPI_Initialized(&inited);
+	if (!inited && !under_launcher()) {
+		snprintf(err, errlen, "field 'gpu.transport': nccl runs one MPI process per rank: "
+		         "mpirun -np %d react run SCENARIO", (int)nranks);
+		return REACT_EINVAL;
+	}
+	if ((st = need_mpi(err, errlen)) != REACT_OK)
+		return st;
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	g_state.size = size;
+	g_state.follower = rank != 0;
+	if (size != nranks) {
+		snprintf(err, errlen, "field 'gpu.transport': nccl: the job has %d ranks but %d MPI "
+		         "processes run (mpirun -np %d)", (int)nranks, size, (int)nranks);
+		return REACT_EINVAL;
+	}
+	g_state.nccl = 1;
+	return REACT_OK;
+#endif
+}
+
+void react_gpu_backend_finish(int failed)
+{
+#ifdef REACT_HAVE_MPI
+	int fin = 0;
+	if (!g_state.mpi_here)
+		return;
+	MPI_Finalized(&fin);
+	if (fin)
+		return;
+	if (failed && g_state.size > 1) {
+		/* the peers may wait in a collective for this process forever */
+		fflush(stdout);
+		fflush(stderr);
+		MPI_Abort(MPI_COMM_WORLD, failed);
+	}
+	MPI_Finalize();
+#else
+	(void)failed;
+#endif
+}
 
 static react_status_t gpu_run(const react_run_cfg_t *cfg, const react_driver_cb_t *cb, char *err,
                               size_t errlen)
@@ -71,32 +168,26 @@ static react_status_t gpu_run(const react_run_cfg_t *cfg, const react_driver_cb_
 		         g->dtype);
 		return REACT_EINVAL;
 	}
-	if (!react_transport_available(rc.transport)) {
-		snprintf(err, errlen, "gpu.transport: this program runs the gpu backend on the host "
-		         "transport only; run the %s transport with react-gpu run SCENARIO (built with "
-		         "%s)", g->transport,
-		         rc.transport == REACT_TRANSPORT_LOCAL ? "CUDA" : "CUDA, NCCL and MPI");
-		return REACT_EUNSUPPORTED;
+	if (rc.transport != REACT_TRANSPORT_HOST) {
+		/* the CUDA side: linked in, or the plugin (plugin.h) */
+		const react_gpu_plugin_t *pl;
+		char why[1536];
+		if ((st = react_gpu_plugin_get(rc.transport, &pl, why, sizeof why)) != REACT_OK) {
+			snprintf(err, errlen, "field 'gpu.transport': %s", why);
+			return st;
+		}
 	}
 	rc.nranks = job->nranks;
 	rc.max_bytes = job->message_bytes;
 	rc.host_latency_s = g->latency_s;
 	rc.host_bw_Bps = g->bandwidth_Bps;
-	if (rc.transport == REACT_TRANSPORT_NCCL) {
-#ifdef REACT_HAVE_MPI
-		int size = 0, rank = 0;
-		if ((st = need_mpi(err, errlen)) != REACT_OK)
-			return st;
-		MPI_Comm_size(MPI_COMM_WORLD, &size);
-		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-		g_follower = rank != 0;
-		if (size != job->nranks) {
-			snprintf(err, errlen, "gpu.transport nccl: job '%s' has %d ranks but %d MPI "
-			         "processes run (mpirun -np %d)", job->name, (int)job->nranks, size,
-			         (int)job->nranks);
-			return REACT_EINVAL;
-		}
-#endif
+	if (rc.transport == REACT_TRANSPORT_NCCL && !g_state.nccl) {
+		/* every process must run this same run: only react run sets that up */
+		snprintf(err, errlen, "field 'gpu.transport': nccl runs under mpirun -np %d react run "
+		         "SCENARIO (one process per rank, rank 0 writes); this command runs "
+		         "configurations one process at a time: use transport local or host",
+		         (int)job->nranks);
+		return REACT_EUNSUPPORTED;
 	}
 	react_rt_t *rt = NULL;
 	react_bg_t *bg = NULL;
@@ -127,6 +218,22 @@ static react_status_t gpu_run(const react_run_cfg_t *cfg, const react_driver_cb_
 		const react_pattern_t *p = cb->pattern_for(cb->ctx, 0, e);
 		if (!p)
 			break;
+#ifdef REACT_HAVE_MPI
+		if (rc.transport == REACT_TRANSPORT_NCCL) {
+			/* every process runs its own driver and controller on the same
+			 * inputs, so all run the same pattern; a process that did not
+			 * would post sends and receives no peer matches (a hang) */
+			unsigned long long h[2] = {react_pattern_hash(p), ~react_pattern_hash(p)};
+			MPI_Allreduce(MPI_IN_PLACE, h, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+			if (h[0] != ~h[1]) {
+				snprintf(err, errlen, "epoch %lld: the MPI processes would run different "
+				         "patterns (hashes %016llx to %016llx): their controllers diverged",
+				         (long long)e, ~h[1], h[0]);
+				st = REACT_EBACKEND;
+				goto out;
+			}
+		}
+#endif
 		if (g->check && (st = react_rt_fill(rt, p)) != REACT_OK) {
 			snprintf(err, errlen, "epoch %lld: %s", (long long)e, react_rt_error(rt));
 			goto out;
@@ -170,6 +277,10 @@ static react_status_t gpu_run(const react_run_cfg_t *cfg, const react_driver_cb_
 			wrong = wsum;
 		}
 #endif
+		if (g->check) {
+			g_state.checked++;
+			g_state.wrong += wrong;
+		}
 		if (wrong) {
 			snprintf(err, errlen, "epoch %lld: %llu elements of the %s output differ from the "
 			         "expected result (gpu.check)", (long long)e, (unsigned long long)wrong,

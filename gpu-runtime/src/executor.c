@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "plugin.h"
 #include "react/check.h"
 #include "xport.h"
 
@@ -145,24 +146,11 @@ void react_rt_cfg_default(react_rt_cfg_t *cfg)
 
 int react_transport_available(react_transport_t t)
 {
-	switch (t) {
-	case REACT_TRANSPORT_HOST:
+	const react_gpu_plugin_t *pl;
+	char why[8];
+	if (t == REACT_TRANSPORT_HOST)
 		return 1;
-	case REACT_TRANSPORT_LOCAL:
-#ifdef REACT_HAVE_CUDA
-		return 1;
-#else
-		return 0;
-#endif
-	case REACT_TRANSPORT_NCCL:
-#if defined(REACT_HAVE_CUDA) && defined(REACT_HAVE_NCCL) && defined(REACT_HAVE_MPI)
-		return 1;
-#else
-		return 0;
-#endif
-	default:
-		return 0;
-	}
+	return react_gpu_plugin_get(t, &pl, why, sizeof why) == REACT_OK;
 }
 
 static void plan_free(plan_t *pl, int32_t nlocal)
@@ -191,7 +179,7 @@ react_status_t react_rt_create(const react_rt_cfg_t *cfg, react_rt_t **out, char
                                size_t errlen)
 {
 	react_status_t st = REACT_OK;
-	char why[256] = "";
+	char why[2048] = "";
 	react_rt_t *rt = calloc(1, sizeof *rt);
 	if (!rt) {
 		snprintf(err ? err : why, err ? errlen : sizeof why, "runtime: out of memory");
@@ -219,23 +207,15 @@ react_status_t react_rt_create(const react_rt_cfg_t *cfg, react_rt_t **out, char
 		st = REACT_EINVAL;
 		goto fail;
 	}
-	if (!react_transport_available(cfg->transport)) {
-		snprintf(why, sizeof why, "runtime: transport '%s' is not in this build",
-		         react_transport_name(cfg->transport));
-		st = REACT_EUNSUPPORTED;
-		goto fail;
-	}
 	size_t db = (size_t)cfg->max_bytes, sb = (size_t)cfg->max_bytes * (size_t)rt->cfg.scratch_slots;
-	switch (cfg->transport) {
-	case REACT_TRANSPORT_HOST:
+	if (cfg->transport == REACT_TRANSPORT_HOST) {
 		st = react_xport_host_create(&rt->cfg, db, sb, &rt->xp, why, sizeof why);
-		break;
-	case REACT_TRANSPORT_LOCAL:
-		st = react_xport_local_create(&rt->cfg, db, sb, &rt->xp, why, sizeof why);
-		break;
-	default:
-		st = react_xport_nccl_create(&rt->cfg, db, sb, &rt->xp, why, sizeof why);
-		break;
+	} else {
+		/* local and nccl: the CUDA side, linked in or the plugin (plugin.h) */
+		const react_gpu_plugin_t *pl;
+		if ((st = react_gpu_plugin_get(cfg->transport, &pl, why, sizeof why)) == REACT_OK)
+			st = (cfg->transport == REACT_TRANSPORT_LOCAL ? pl->local_create : pl->nccl_create)(
+				&rt->cfg, db, sb, &rt->xp, why, sizeof why);
 	}
 	if (st != REACT_OK)
 		goto fail;
@@ -884,24 +864,3 @@ react_status_t react_rt_check(react_rt_t *rt, const react_pattern_t *p, uint64_t
 			return st;
 	return REACT_OK;
 }
-
-#ifndef REACT_HAVE_CUDA
-react_status_t react_xport_local_create(const react_rt_cfg_t *cfg, size_t data_bytes,
-                                        size_t scratch_bytes, react_xport_t **out, char *err,
-                                        size_t errlen)
-{
-	(void)cfg; (void)data_bytes; (void)scratch_bytes; (void)out;
-	snprintf(err, errlen, "local transport: this build has no CUDA");
-	return REACT_EUNSUPPORTED;
-}
-#endif
-#if !(defined(REACT_HAVE_CUDA) && defined(REACT_HAVE_NCCL) && defined(REACT_HAVE_MPI))
-react_status_t react_xport_nccl_create(const react_rt_cfg_t *cfg, size_t data_bytes,
-                                       size_t scratch_bytes, react_xport_t **out, char *err,
-                                       size_t errlen)
-{
-	(void)cfg; (void)data_bytes; (void)scratch_bytes; (void)out;
-	snprintf(err, errlen, "nccl transport: this build has no CUDA, NCCL or MPI");
-	return REACT_EUNSUPPORTED;
-}
-#endif

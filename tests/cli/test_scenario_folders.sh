@@ -2,7 +2,7 @@
 # Every shipped scenario runs: configuration 0 of each file of the four
 # scenario folders (paper, regress, validation, gpu) and the quick start,
 # shortened to 4 epochs per job (1 of warm-up), on its own backend (gpu
-# files on the host transport, the only one build/react runs).  Each run must exit 0, print
+# files on the host transport, which needs no GPU).  Each run must exit 0, print
 # its summary and write runs/c0000/epochs.csv with 2 x 4 rows per job.
 # usage: test_scenario_folders.sh PATH/TO/react SOURCE_ROOT
 set -u

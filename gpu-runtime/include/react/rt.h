@@ -70,7 +70,9 @@ react_status_t react_dtype_parse(const char *name, react_dtype_t *out);
 size_t react_dtype_size(react_dtype_t t);
 const char *react_transport_name(react_transport_t t);
 react_status_t react_transport_parse(const char *name, react_transport_t *out);
-/* 1 when this build has the transport (local needs CUDA; nccl CUDA, NCCL, MPI). */
+/* 1 when this program can run the transport: host always; local needs the
+ * CUDA side (linked in, as in react-gpu, or the plugin libreact_gpu_cuda.so,
+ * loaded on this call: docs/gpu.md), nccl the same built with NCCL and MPI. */
 int react_transport_available(react_transport_t t);
 
 typedef struct react_rt_cfg {
