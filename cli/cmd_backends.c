@@ -15,9 +15,13 @@
  * zero counts as zero.  --ns3-from takes the ns-3 side from an earlier run's
  * --csv instead of running it again (the ns-3 backend is deterministic):
  * how a change to a flow-level model is measured against packets in
- * seconds.  Progress (configuration i of n, backend, run, epoch, ETA) goes
- * to stderr through cli/progress.h (--progress, --quiet); stdout is the
- * same with or without it.
+ * seconds.  --backends B1,B2,... puts any backends side by side instead,
+ * each measured against the first.  Both command lines go through one loop
+ * over configurations and backends (compare()); they differ only in their
+ * stdout and --csv layouts, which scripts/validate.sh and earlier --csv
+ * files (--ns3-from) read.  Progress (configuration i of n, backend, run,
+ * epoch, ETA) goes to stderr through cli/progress.h (--progress, --quiet);
+ * stdout is the same with or without it.
  */
 #include <errno.h>
 #include <math.h>
@@ -35,9 +39,6 @@
 #include "react/driver.h"
 #include "react/scenario.h"
 #include "react/stats.h"
-#ifdef REACT_HAVE_NS3
-#include "react/ns3.h"
-#endif
 
 static void usage(FILE *f)
 {
@@ -246,118 +247,360 @@ static agree_t agreement(double base_a, double react_a, double impr_a, double se
 	return g;
 }
 
-/* --backends: any set of backends side by side.  Every configuration and
- * job: per backend the baseline and REACT mean algbw, the improvement and
- * its standard error and REACT's pattern changes; then, for every backend
- * after the first, the algbw ratios to the first and whether the signs of
- * improvement agree (within the deadband, and within 2 standard errors). */
+/* ---- one loop over configurations and backends, for both command lines ----
+ *
+ * A comparison has columns, one per backend; column 0 is the reference the
+ * others are measured against.  A column either runs its backend (baseline
+ * and REACT) or, with --ns3-from, takes its numbers from an earlier --csv.
+ * compare() runs every configuration, fills one row of columns per job,
+ * counts the agreements, and hands the row to the command line's format:
+ * the formats below are the only code that differs between --backends and
+ * --fluid. */
 enum { MAXB = 8 };
-static int compare_many(react_scenario_t *s, const char *path, const react_backend_ops_t **bes,
-                        int nb, long only, FILE *csv, double tol, double deadband,
-                        cb_progress_t *pg)
+
+/* One backend's numbers for one configuration and job. */
+typedef struct cb_col {
+	double base, react; /* mean algbw after warm-up (GB/s) of the baseline and REACT runs */
+	double impr;        /* improvement, percent */
+	double se;          /* its standard error (percentage points); NaN when unknown */
+	long long changes;  /* REACT's pattern changes */
+} cb_col_t;
+
+/* Agreement counts of one column with column 0, over the runs so far. */
+typedef struct cb_count {
+	long bw, sign, both; /* algbw within tol; same sign (deadband); both at once */
+	long sig_runs, sig;  /* runs with a standard error; of those, same significant sign */
+} cb_count_t;
+
+struct cb;
+/* How a comparison is printed: stdout and the --csv (csv NULL without
+ * --csv).  header and row return 0, or -1 when a write to csv failed. */
+typedef struct cb_format {
+	int (*header)(const struct cb *cb, FILE *csv);
+	int (*row)(const struct cb *cb, const react_config_t *cfg, const char *job,
+	           const cb_col_t *col, const agree_t *g, FILE *csv);
+	void (*summary)(const struct cb *cb);
+} cb_format_t;
+
+typedef struct cb {
+	react_scenario_t *s;
+	const char *path;                    /* the scenario file, for errors */
+	int ncol;
+	const char *name[MAXB];              /* column b's backend name */
+	const react_backend_ops_t *be[MAXB]; /* the backend column b runs; NULL: from `stored` */
+	const ns3row_t *stored;              /* --ns3-from rows (their numbers and se) */
+	size_t nstored;
+	const char *stored_path;
+	long only;                           /* the one configuration to run, or -1 */
+	double tol, deadband;
+	FILE *csv;                           /* NULL without --csv */
+	const char *csv_name;                /* the file csv writes, for errors */
+	const cb_format_t *fmt;
+	cb_progress_t *pg;
+	long runs;                           /* rows so far (configuration x job) */
+	cb_count_t count[MAXB];              /* per column from 1, against column 0 */
+} cb_t;
+
+/* A column from its backend's pair of runs (baseline and REACT), job j. */
+static void col_from_runs(cb_col_t *c, const react_pair_result_t *pr, int32_t j)
+{
+	c->base = pr->baseline->jobs[j].mean_algbw_gbps;
+	c->react = pr->react->jobs[j].mean_algbw_gbps;
+	c->impr = react_improvement_pct(c->base, c->react);
+	c->se = impr_se_pct(pr, j);
+	c->changes = (long long)pr->react->jobs[j].ctl.changes;
+}
+
+/* Column from the stored row of configuration cfg and job; -1 (message on
+ * stderr) when there is none, or it belongs to another sweep. */
+static int col_from_stored(const cb_t *cb, cb_col_t *c, const react_config_t *cfg, const char *job)
+{
+	const ns3row_t *row = NULL;
+	for (size_t k = 0; k < cb->nstored && !row; k++)
+		if (!strcmp(cb->stored[k].config, cfg->id) && !strcmp(cb->stored[k].job, job))
+			row = &cb->stored[k];
+	if (!row || strcmp(row->key, cfg->key)) {
+		if (row)
+			fprintf(stderr, "react compare-backends: %s: configuration %s job %s is '%s' there, "
+			                "'%s' here: not the same sweep\n", cb->stored_path, cfg->id, job,
+			        row->key, cfg->key);
+		else
+			fprintf(stderr, "react compare-backends: %s: no row for configuration %s job %s\n",
+			        cb->stored_path, cfg->id, job);
+		return -1;
+	}
+	c->base = row->base;
+	c->react = row->react;
+	c->impr = row->impr;
+	c->se = row->se;
+	c->changes = row->changes;
+	return 0;
+}
+
+/* Every configuration (or cb->only): run the columns' backends, then per
+ * job fill the columns, count the agreements and print the row.
+ * Returns 0, or 2 after a message on stderr. */
+static int compare(cb_t *cb)
 {
 	char err[1024];
-	size_t n = react_scenario_nconfigs(s);
-	long runs = 0, abw[MAXB] = {0}, asg[MAXB] = {0}, asig[MAXB] = {0};
-	printf("scenario %s: %zu configuration%s, backends", react_scenario_name(s), n,
-	       n == 1 ? "" : "s");
-	for (int b = 0; b < nb; b++)
-		printf("%s %s", b ? "," : "", bes[b]->name);
-	printf(" (algbw in GB/s, mean after warm-up; impr%% +- its standard error)\n");
-	printf("%-6s %-24s %-8s", "config", "key", "job");
-	for (int b = 0; b < nb; b++)
-		printf(" | %-6.6s %7s %7s %14s %3s", bes[b]->name, "base", "react", "impr%", "ch");
-	printf("\n");
-	if (csv) {
-		fprintf(csv, "config,key,job");
-		for (int b = 0; b < nb; b++)
-			fprintf(csv, ",%s_base_gbps,%s_react_gbps,%s_impr_pct,%s_impr_se_pct,%s_changes",
-			        bes[b]->name, bes[b]->name, bes[b]->name, bes[b]->name, bes[b]->name);
-		for (int b = 1; b < nb; b++)
-			fprintf(csv, ",%s_ratio_base,%s_ratio_react,%s_sign_agree,%s_sig_sign_agree",
-			        bes[b]->name, bes[b]->name, bes[b]->name, bes[b]->name);
-		fprintf(csv, "\n");
+	size_t n = react_scenario_nconfigs(cb->s);
+	int nrun = 0;
+	for (int b = 0; b < cb->ncol; b++)
+		nrun += cb->be[b] != NULL;
+	if (cb->fmt->header(cb, cb->csv) != 0) {
+		fprintf(stderr, "react compare-backends: %s: write error\n", cb->csv_name);
+		return 2;
 	}
 	fflush(stdout);
-	react_pair_opts_t po = {.progress = cb_progress, .progress_ctx = pg};
+	react_pair_opts_t po = {.progress = cb_progress, .progress_ctx = cb->pg};
 	for (size_t c = 0; c < n; c++) {
-		if (only >= 0 && c != (size_t)only)
+		if (cb->only >= 0 && c != (size_t)cb->only)
 			continue;
 		react_config_t *cfg = NULL;
 		react_pair_result_t pr[MAXB];
+		int rc = 2;
 		memset(pr, 0, sizeof pr);
-		if (react_scenario_config(s, c, &cfg, err, sizeof err) != REACT_OK) {
+		if (react_scenario_config(cb->s, c, &cfg, err, sizeof err) != REACT_OK) {
 			fprintf(stderr, "react compare-backends: %s\n", err);
 			return 2;
 		}
+		cb_progress_t *pg = cb->pg;
 		pg->cfg = cfg;
 		pg->i++;
 		pg->done = 0;
 		pg->cfg_epochs = 0;
 		for (int32_t j = 0; j < cfg->run.njobs; j++)
-			pg->cfg_epochs += 2 * cfg->run.jobs[j].epochs * nb;
+			pg->cfg_epochs += 2 * cfg->run.jobs[j].epochs * nrun;
 		react_status_t st = REACT_OK;
-		for (int b = 0; b < nb && st == REACT_OK; b++) {
-			pg->backend = bes[b]->name;
-			if ((st = react_config_check_backend(s, cfg, bes[b]->name, err, sizeof err)) ==
+		for (int b = 0; b < cb->ncol && st == REACT_OK; b++) {
+			if (!cb->be[b])
+				continue;
+			pg->backend = cb->name[b];
+			if ((st = react_config_check_backend(cb->s, cfg, cb->name[b], err, sizeof err)) ==
 			    REACT_OK)
-				st = react_run_pair(bes[b], cfg, &po, &pr[b], err, sizeof err);
+				st = react_run_pair(cb->be[b], cfg, &po, &pr[b], err, sizeof err);
 		}
 		cli_progress_clear(&pg->line);
 		if (st != REACT_OK) {
-			fprintf(stderr, "react compare-backends: %s configuration %zu (%s): %s\n", path, c,
-			        cfg->key, err);
-			for (int b = 0; b < nb; b++)
-				react_pair_result_clear(&pr[b]);
-			react_config_destroy(cfg);
-			return 2;
+			fprintf(stderr, "react compare-backends: %s configuration %zu (%s): %s\n", cb->path,
+			        c, cfg->key, err);
+			goto done;
 		}
 		for (int32_t j = 0; j < cfg->run.njobs; j++) {
-			double base[MAXB], rx[MAXB], impr[MAXB], se[MAXB];
-			long long ch[MAXB];
-			for (int b = 0; b < nb; b++) {
-				base[b] = pr[b].baseline->jobs[j].mean_algbw_gbps;
-				rx[b] = pr[b].react->jobs[j].mean_algbw_gbps;
-				impr[b] = react_improvement_pct(base[b], rx[b]);
-				se[b] = impr_se_pct(&pr[b], j);
-				ch[b] = (long long)pr[b].react->jobs[j].ctl.changes;
+			const char *job = cfg->run.jobs[j].name;
+			cb_col_t col[MAXB];
+			agree_t g[MAXB] = {{0}};
+			for (int b = 0; b < cb->ncol; b++) {
+				if (!cb->be[b]) {
+					if (col_from_stored(cb, &col[b], cfg, job) != 0)
+						goto done;
+				} else {
+					col_from_runs(&col[b], &pr[b], j);
+				}
+				if (col[b].se < 0) {
+					fprintf(stderr, "react compare-backends: out of memory\n");
+					goto done;
+				}
 			}
-			runs++;
-			printf("%-6s %-24.24s %-8.8s", cfg->id, cfg->key[0] ? cfg->key : "-",
-			       cfg->run.jobs[j].name);
-			for (int b = 0; b < nb; b++)
-				printf(" | %-6s %7.3f %7.3f %+7.1f +-%4.1f %3lld", "", base[b], rx[b], impr[b],
-				       se[b], ch[b]);
-			printf("\n");
-			if (csv) {
-				fprintf(csv, "%s,\"%s\",%s", cfg->id, cfg->key, cfg->run.jobs[j].name);
-				for (int b = 0; b < nb; b++)
-					fprintf(csv, ",%.6f,%.6f,%.3f,%.3f,%lld", base[b], rx[b], impr[b], se[b],
-					        ch[b]);
+			cb->runs++;
+			for (int b = 1; b < cb->ncol; b++) {
+				cb_count_t *k = &cb->count[b];
+				g[b] = agreement(col[0].base, col[0].react, col[0].impr, col[0].se, col[b].base,
+				                 col[b].react, col[b].impr, col[b].se, cb->tol, cb->deadband);
+				k->bw += g[b].bw;
+				k->sign += g[b].sign;
+				k->both += g[b].bw && g[b].sign;
+				k->sig_runs += !isnan(col[b].se);
+				k->sig += g[b].sig;
 			}
-			for (int b = 1; b < nb; b++) {
-				agree_t g = agreement(base[0], rx[0], impr[0], se[0], base[b], rx[b], impr[b],
-				                      se[b], tol, deadband);
-				abw[b] += g.bw;
-				asg[b] += g.sign;
-				asig[b] += g.sig;
-				if (csv)
-					fprintf(csv, ",%.6f,%.6f,%d,%d", g.ratio_base, g.ratio_react, g.sign, g.sig);
+			if (cb->fmt->row(cb, cfg, job, col, g, cb->csv) != 0) {
+				fprintf(stderr, "react compare-backends: %s: write error\n", cb->csv_name);
+				goto done;
 			}
-			if (csv)
-				fprintf(csv, "\n");
 		}
 		fflush(stdout);
-		for (int b = 0; b < nb; b++)
+		rc = 0;
+	done:
+		for (int b = 0; b < cb->ncol; b++)
 			react_pair_result_clear(&pr[b]);
 		react_config_destroy(cfg);
+		if (rc)
+			return rc;
 	}
-	for (int b = 1; b < nb; b++)
-		printf("%s against %s over %ld run%s: algbw within %.0f%% %ld, same sign of improvement "
-		       "%ld, same significant sign %ld\n", bes[b]->name, bes[0]->name, runs,
-		       runs == 1 ? "" : "s", tol * 100, abw[b], asg[b], asig[b]);
+	cb->fmt->summary(cb);
 	return 0;
 }
+
+/* --fluid: the flow-level backend (column 0) against ns-3 (column 1, run
+ * or --ns3-from), one row per configuration and job with both sides, the
+ * ratios and the verdicts; the CSV names the flow-level columns flow_*
+ * whichever backend it is, and says which in `fluid`. */
+static int pair_header(const cb_t *cb, FILE *csv)
+{
+	size_t n = react_scenario_nconfigs(cb->s);
+	if (csv) {
+		static const char *const cols[] = {
+			"config", "key", "job", "flow_base_gbps", "flow_react_gbps", "flow_impr_pct",
+			"flow_changes", "ns3_base_gbps", "ns3_react_gbps", "ns3_impr_pct", "ns3_changes",
+			"ratio_base", "ratio_react", "algbw_agree", "sign_agree", "fluid", "flow_impr_se_pct",
+			"ns3_impr_se_pct", "sig_sign_agree"};
+		react_csv_row_t r;
+		react_csv_row_start(&r, csv);
+		for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
+			react_csv_row_field(&r, cols[i]);
+		if (react_csv_row_end(&r) != 0)
+			return -1;
+	}
+	printf("scenario %s: %zu configuration%s, %s vs ns3%s%s%s (algbw in GB/s, mean after "
+	       "warm-up)\n", react_scenario_name(cb->s), n, n == 1 ? "" : "s", cb->name[0],
+	       cb->stored ? " (from " : "", cb->stored ? cb->stored_path : "",
+	       cb->stored ? ")" : "");
+	printf("%-6s %-28s %-8s | %8s %8s %7s %4s | %8s %8s %7s %4s | %6s %6s %s\n", "config", "key",
+	       "job", "f.base", "f.react", "f.impr%", "f.ch", "n.base", "n.react", "n.impr%", "n.ch",
+	       "r.base", "r.react", "agree");
+	return 0;
+}
+
+static int pair_row(const cb_t *cb, const react_config_t *cfg, const char *job,
+                    const cb_col_t *col, const agree_t *g, FILE *csv)
+{
+	const cb_col_t *f = &col[0], *s = &col[1];
+	int have_se = !isnan(s->se);
+	printf("%-6s %-28.28s %-8.8s | %8.3f %8.3f %+7.1f %4lld | %8.3f %8.3f %+7.1f %4lld | "
+	       "%6.3f %6.3f %s%s%s\n",
+	       cfg->id, cfg->key[0] ? cfg->key : "-", job, f->base, f->react, f->impr, f->changes,
+	       s->base, s->react, s->impr, s->changes, g[1].ratio_base, g[1].ratio_react,
+	       g[1].bw ? "bw" : "--", g[1].sign ? "+sign" : "-sign",
+	       !have_se ? "" : g[1].sig ? "+sig" : "-sig");
+	if (!csv)
+		return 0;
+	react_csv_row_t r;
+	react_csv_row_start(&r, csv);
+	react_csv_row_field(&r, cfg->id);
+	react_csv_row_quoted(&r, cfg->key);
+	react_csv_row_field(&r, job);
+	for (int b = 0; b < 2; b++) {
+		react_csv_row_printf(&r, "%.6f", col[b].base);
+		react_csv_row_printf(&r, "%.6f", col[b].react);
+		react_csv_row_printf(&r, "%.3f", col[b].impr);
+		react_csv_row_printf(&r, "%lld", col[b].changes);
+	}
+	react_csv_row_printf(&r, "%.6f", g[1].ratio_base);
+	react_csv_row_printf(&r, "%.6f", g[1].ratio_react);
+	react_csv_row_printf(&r, "%d", g[1].bw);
+	react_csv_row_printf(&r, "%d", g[1].sign);
+	react_csv_row_field(&r, cb->name[0]);
+	react_csv_row_printf(&r, "%.3f", f->se);
+	if (have_se) {
+		react_csv_row_printf(&r, "%.3f", s->se);
+		react_csv_row_printf(&r, "%d", g[1].sig);
+	} else {
+		react_csv_row_field(&r, "");
+		react_csv_row_field(&r, "");
+	}
+	return react_csv_row_end(&r);
+}
+
+static void pair_summary(const cb_t *cb)
+{
+	const cb_count_t *k = &cb->count[1];
+	long runs = cb->runs;
+	printf("agreement over %ld run%s: algbw within %.0f%% %ld (%.0f%%), same sign of improvement "
+	       "%ld (%.0f%%), both %ld (%.0f%%)\n",
+	       runs, runs == 1 ? "" : "s", cb->tol * 100, k->bw, runs ? 100.0 * k->bw / runs : 0,
+	       k->sign, runs ? 100.0 * k->sign / runs : 0, k->both,
+	       runs ? 100.0 * k->both / runs : 0);
+	if (k->sig_runs)
+		printf("same significant sign (an improvement within 2 standard errors counts as zero): "
+		       "%ld of %ld (%.0f%%)\n", k->sig, k->sig_runs, 100.0 * k->sig / k->sig_runs);
+}
+
+static const cb_format_t pair_format = {pair_header, pair_row, pair_summary};
+
+/* --backends: per backend the baseline and REACT mean algbw, the
+ * improvement and its standard error and REACT's pattern changes; then,
+ * for every backend after the first, the algbw ratios to the first and
+ * whether the signs of improvement agree (within the deadband, and within
+ * 2 standard errors). */
+static int many_header(const cb_t *cb, FILE *csv)
+{
+	size_t n = react_scenario_nconfigs(cb->s);
+	if (csv) {
+		react_csv_row_t r;
+		react_csv_row_start(&r, csv);
+		react_csv_row_field(&r, "config");
+		react_csv_row_field(&r, "key");
+		react_csv_row_field(&r, "job");
+		for (int b = 0; b < cb->ncol; b++) {
+			react_csv_row_printf(&r, "%s_base_gbps", cb->name[b]);
+			react_csv_row_printf(&r, "%s_react_gbps", cb->name[b]);
+			react_csv_row_printf(&r, "%s_impr_pct", cb->name[b]);
+			react_csv_row_printf(&r, "%s_impr_se_pct", cb->name[b]);
+			react_csv_row_printf(&r, "%s_changes", cb->name[b]);
+		}
+		for (int b = 1; b < cb->ncol; b++) {
+			react_csv_row_printf(&r, "%s_ratio_base", cb->name[b]);
+			react_csv_row_printf(&r, "%s_ratio_react", cb->name[b]);
+			react_csv_row_printf(&r, "%s_sign_agree", cb->name[b]);
+			react_csv_row_printf(&r, "%s_sig_sign_agree", cb->name[b]);
+		}
+		if (react_csv_row_end(&r) != 0)
+			return -1;
+	}
+	printf("scenario %s: %zu configuration%s, backends", react_scenario_name(cb->s), n,
+	       n == 1 ? "" : "s");
+	for (int b = 0; b < cb->ncol; b++)
+		printf("%s %s", b ? "," : "", cb->name[b]);
+	printf(" (algbw in GB/s, mean after warm-up; impr%% +- its standard error)\n");
+	printf("%-6s %-24s %-8s", "config", "key", "job");
+	for (int b = 0; b < cb->ncol; b++)
+		printf(" | %-6.6s %7s %7s %14s %3s", cb->name[b], "base", "react", "impr%", "ch");
+	printf("\n");
+	return 0;
+}
+
+static int many_row(const cb_t *cb, const react_config_t *cfg, const char *job,
+                    const cb_col_t *col, const agree_t *g, FILE *csv)
+{
+	printf("%-6s %-24.24s %-8.8s", cfg->id, cfg->key[0] ? cfg->key : "-", job);
+	for (int b = 0; b < cb->ncol; b++)
+		printf(" | %-6s %7.3f %7.3f %+7.1f +-%4.1f %3lld", "", col[b].base, col[b].react,
+		       col[b].impr, col[b].se, col[b].changes);
+	printf("\n");
+	if (!csv)
+		return 0;
+	react_csv_row_t r;
+	react_csv_row_start(&r, csv);
+	react_csv_row_field(&r, cfg->id);
+	react_csv_row_quoted(&r, cfg->key);
+	react_csv_row_field(&r, job);
+	for (int b = 0; b < cb->ncol; b++) {
+		react_csv_row_printf(&r, "%.6f", col[b].base);
+		react_csv_row_printf(&r, "%.6f", col[b].react);
+		react_csv_row_printf(&r, "%.3f", col[b].impr);
+		react_csv_row_printf(&r, "%.3f", col[b].se);
+		react_csv_row_printf(&r, "%lld", col[b].changes);
+	}
+	for (int b = 1; b < cb->ncol; b++) {
+		react_csv_row_printf(&r, "%.6f", g[b].ratio_base);
+		react_csv_row_printf(&r, "%.6f", g[b].ratio_react);
+		react_csv_row_printf(&r, "%d", g[b].sign);
+		react_csv_row_printf(&r, "%d", g[b].sig);
+	}
+	return react_csv_row_end(&r);
+}
+
+static void many_summary(const cb_t *cb)
+{
+	long runs = cb->runs;
+	for (int b = 1; b < cb->ncol; b++)
+		printf("%s against %s over %ld run%s: algbw within %.0f%% %ld, same sign of improvement "
+		       "%ld, same significant sign %ld\n", cb->name[b], cb->name[0], runs,
+		       runs == 1 ? "" : "s", cb->tol * 100, cb->count[b].bw, cb->count[b].sign,
+		       cb->count[b].sig);
+}
+
+static const cb_format_t many_format = {many_header, many_row, many_summary};
 
 int react_cmd_compare_backends(int argc, char **argv)
 {
@@ -507,148 +750,31 @@ int react_cmd_compare_backends(int argc, char **argv)
 			goto out;
 		}
 	}
+	cb_t cb = {.s = s, .path = path, .only = only, .tol = tol, .deadband = deadband, .csv = csv,
+	           .csv_name = csv_tmp, .pg = &pg};
 	if (nb) {
-		pg.n = only >= 0 ? 1 : n;
-		cli_progress_start(&pg.line, "react compare-backends", (int64_t)pg.n * PROG_PER_CONFIG,
-		                   every, quiet);
-		rc = compare_many(s, path, bes, nb, only, csv, tol, deadband, &pg);
-		goto out;
+		cb.fmt = &many_format;
+		cb.ncol = nb;
+		for (int b = 0; b < nb; b++) {
+			cb.name[b] = bes[b]->name;
+			cb.be[b] = bes[b];
+		}
+	} else {
+		/* the flow-level backend against ns-3, run here or from --ns3-from */
+		cb.fmt = &pair_format;
+		cb.ncol = 2;
+		cb.name[0] = fluid->name;
+		cb.be[0] = fluid;
+		cb.name[1] = "ns3";
+		cb.be[1] = stored ? NULL : react_cli_backend("ns3");
+		cb.stored = stored;
+		cb.nstored = nstored;
+		cb.stored_path = ns3_from;
 	}
-	if (csv)
-		fprintf(csv, "config,key,job,flow_base_gbps,flow_react_gbps,flow_impr_pct,flow_changes,"
-		             "ns3_base_gbps,ns3_react_gbps,ns3_impr_pct,ns3_changes,ratio_base,"
-		             "ratio_react,algbw_agree,sign_agree,fluid,flow_impr_se_pct,ns3_impr_se_pct,"
-		             "sig_sign_agree\n");
-	printf("scenario %s: %zu configuration%s, %s vs ns3%s%s%s (algbw in GB/s, mean after "
-	       "warm-up)\n", react_scenario_name(s), n, n == 1 ? "" : "s", fluid->name,
-	       ns3_from ? " (from " : "", ns3_from ? ns3_from : "", ns3_from ? ")" : "");
-	printf("%-6s %-28s %-8s | %8s %8s %7s %4s | %8s %8s %7s %4s | %6s %6s %s\n", "config", "key",
-	       "job", "f.base", "f.react", "f.impr%", "f.ch", "n.base", "n.react", "n.impr%", "n.ch",
-	       "r.base", "r.react", "agree");
-	fflush(stdout);
-	long runs = 0, agree_bw = 0, agree_sign = 0, agree_both = 0, sig_runs = 0, agree_sig = 0;
 	pg.n = only >= 0 ? 1 : n;
 	cli_progress_start(&pg.line, "react compare-backends", (int64_t)pg.n * PROG_PER_CONFIG, every,
 	                   quiet);
-	react_pair_opts_t po = {.progress = cb_progress, .progress_ctx = &pg};
-	for (size_t c = 0; c < n; c++) {
-		if (only >= 0 && c != (size_t)only)
-			continue;
-		react_config_t *cfg = NULL;
-		react_pair_result_t fr = {0}, nr = {0};
-		if (react_scenario_config(s, c, &cfg, err, sizeof err) != REACT_OK) {
-			fprintf(stderr, "react compare-backends: %s\n", err);
-			goto out;
-		}
-		pg.cfg = cfg;
-		pg.i++;
-		pg.done = 0;
-		pg.cfg_epochs = 0;
-		for (int32_t j = 0; j < cfg->run.njobs; j++)
-			pg.cfg_epochs += 2 * cfg->run.jobs[j].epochs * (stored ? 1 : 2);
-		pg.backend = fluid->name;
-		react_status_t st = react_run_pair(fluid, cfg, &po, &fr, err, sizeof err);
-#ifdef REACT_HAVE_NS3
-		pg.backend = "ns3";
-		if (st == REACT_OK && !stored)
-			st = react_run_pair(&react_backend_ns3, cfg, &po, &nr, err, sizeof err);
-#endif
-		cli_progress_clear(&pg.line);
-		if (st != REACT_OK) {
-			fprintf(stderr, "react compare-backends: %s configuration %zu (%s): %s\n", path, c,
-			        cfg->key, err);
-			react_pair_result_clear(&fr);
-			react_pair_result_clear(&nr);
-			react_config_destroy(cfg);
-			goto out;
-		}
-		for (int32_t j = 0; j < fr.baseline->njobs; j++) {
-			const react_job_summary_t *fb = &fr.baseline->jobs[j], *fx = &fr.react->jobs[j];
-			double nbase, nreact, ni, nse;
-			long long nch;
-			if (stored) {
-				const ns3row_t *row = NULL;
-				for (size_t k = 0; k < nstored && !row; k++)
-					if (!strcmp(stored[k].config, cfg->id) && !strcmp(stored[k].job, fb->name))
-						row = &stored[k];
-				if (!row || strcmp(row->key, cfg->key)) {
-					if (row)
-						fprintf(stderr, "react compare-backends: %s: configuration %s job %s is "
-						                "'%s' there, '%s' here: not the same sweep\n",
-						        ns3_from, cfg->id, fb->name, row->key, cfg->key);
-					else
-						fprintf(stderr, "react compare-backends: %s: no row for configuration "
-						                "%s job %s\n", ns3_from, cfg->id, fb->name);
-					react_pair_result_clear(&fr);
-					react_config_destroy(cfg);
-					goto out;
-				}
-				nbase = row->base;
-				nreact = row->react;
-				ni = row->impr;
-				nse = row->se;
-				nch = row->changes;
-			} else {
-				const react_job_summary_t *nb = &nr.baseline->jobs[j], *nx = &nr.react->jobs[j];
-				nbase = nb->mean_algbw_gbps;
-				nreact = nx->mean_algbw_gbps;
-				ni = react_improvement_pct(nbase, nreact);
-				nse = impr_se_pct(&nr, j);
-				nch = (long long)nx->ctl.changes;
-			}
-			double fse = impr_se_pct(&fr, j);
-			if (fse < 0 || nse < 0) {
-				fprintf(stderr, "react compare-backends: out of memory\n");
-				react_pair_result_clear(&fr);
-				react_pair_result_clear(&nr);
-				react_config_destroy(cfg);
-				goto out;
-			}
-			double fi = react_improvement_pct(fb->mean_algbw_gbps, fx->mean_algbw_gbps);
-			agree_t g = agreement(fb->mean_algbw_gbps, fx->mean_algbw_gbps, fi, fse, nbase, nreact,
-			                      ni, nse, tol, deadband);
-			double rb = g.ratio_base, rx = g.ratio_react;
-			int bw = g.bw, sg = g.sign, ss = g.sig;
-			int have_se = !isnan(nse);
-			runs++;
-			agree_bw += bw;
-			agree_sign += sg;
-			agree_both += bw && sg;
-			sig_runs += have_se;
-			agree_sig += ss;
-			printf("%-6s %-28.28s %-8.8s | %8.3f %8.3f %+7.1f %4lld | %8.3f %8.3f %+7.1f %4lld | "
-			       "%6.3f %6.3f %s%s%s\n",
-			       cfg->id, cfg->key[0] ? cfg->key : "-", fb->name, fb->mean_algbw_gbps,
-			       fx->mean_algbw_gbps, fi, (long long)fx->ctl.changes, nbase, nreact, ni, nch,
-			       rb, rx,
-			       bw ? "bw" : "--", sg ? "+sign" : "-sign",
-			       !have_se ? "" : ss ? "+sig" : "-sig");
-			if (csv) {
-				fprintf(csv, "%s,\"%s\",%s,%.6f,%.6f,%.3f,%lld,%.6f,%.6f,%.3f,%lld,%.6f,%.6f,%d,%d,%s,"
-				        "%.3f,",
-				        cfg->id, cfg->key, fb->name, fb->mean_algbw_gbps, fx->mean_algbw_gbps, fi,
-				        (long long)fx->ctl.changes, nbase, nreact, ni, nch, rb, rx, bw, sg,
-				        fluid->name, fse);
-				if (have_se)
-					fprintf(csv, "%.3f,%d\n", nse, ss);
-				else
-					fprintf(csv, ",\n");
-			}
-		}
-		fflush(stdout);
-		react_pair_result_clear(&fr);
-		react_pair_result_clear(&nr);
-		react_config_destroy(cfg);
-	}
-	printf("agreement over %ld run%s: algbw within %.0f%% %ld (%.0f%%), same sign of improvement "
-	       "%ld (%.0f%%), both %ld (%.0f%%)\n",
-	       runs, runs == 1 ? "" : "s", tol * 100, agree_bw, runs ? 100.0 * agree_bw / runs : 0,
-	       agree_sign, runs ? 100.0 * agree_sign / runs : 0, agree_both,
-	       runs ? 100.0 * agree_both / runs : 0);
-	if (sig_runs)
-		printf("same significant sign (an improvement within 2 standard errors counts as zero): "
-		       "%ld of %ld (%.0f%%)\n", agree_sig, sig_runs, 100.0 * agree_sig / sig_runs);
-	rc = 0;
+	rc = compare(&cb);
 out:
 	cli_progress_end(&pg.line, NULL);
 	if (csv && fclose(csv) != 0 && rc == 0) {

@@ -1,4 +1,6 @@
-/* csv.c - the one CSV reader and field writer (react/csv.h). */
+/* csv.c - the one CSV reader and writer (react/csv.h). */
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "react/csv.h"
@@ -60,14 +62,81 @@ int react_csv_needs_quotes(const char *v)
 	return strpbrk(v, ",\"\n") != NULL;
 }
 
-int react_csv_write_field(FILE *f, const char *v)
+int react_csv_write_quoted(FILE *f, const char *v)
 {
-	if (!react_csv_needs_quotes(v))
-		return fputs(v, f) < 0 ? -1 : 0;
 	if (fputc('"', f) == EOF)
 		return -1;
 	for (const char *c = v; *c; c++)
 		if ((*c == '"' && fputc('"', f) == EOF) || fputc(*c, f) == EOF)
 			return -1;
 	return fputc('"', f) == EOF ? -1 : 0;
+}
+
+int react_csv_write_field(FILE *f, const char *v)
+{
+	if (!react_csv_needs_quotes(v))
+		return fputs(v, f) < 0 ? -1 : 0;
+	return react_csv_write_quoted(f, v);
+}
+
+void react_csv_row_start(react_csv_row_t *r, FILE *f)
+{
+	r->f = f;
+	r->nfields = 0;
+	r->failed = 0;
+}
+
+/* The comma before every field but the first; 0 when the field may follow. */
+static int row_sep(react_csv_row_t *r)
+{
+	if (r->failed)
+		return -1;
+	if (r->nfields++ && fputc(',', r->f) == EOF)
+		r->failed = 1;
+	return r->failed ? -1 : 0;
+}
+
+void react_csv_row_field(react_csv_row_t *r, const char *v)
+{
+	if (row_sep(r) == 0 && react_csv_write_field(r->f, v) != 0)
+		r->failed = 1;
+}
+
+void react_csv_row_quoted(react_csv_row_t *r, const char *v)
+{
+	if (row_sep(r) == 0 && react_csv_write_quoted(r->f, v) != 0)
+		r->failed = 1;
+}
+
+void react_csv_row_printf(react_csv_row_t *r, const char *fmt, ...)
+{
+	char small[128], *v = small;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		r->failed = 1;
+		return;
+	}
+	if ((size_t)n >= sizeof small) {
+		if (!(v = malloc((size_t)n + 1))) {
+			r->failed = 1;
+			return;
+		}
+		va_start(ap, fmt);
+		vsnprintf(v, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	react_csv_row_field(r, v);
+	if (v != small)
+		free(v);
+}
+
+int react_csv_row_end(react_csv_row_t *r)
+{
+	if (!r->failed && fputc('\n', r->f) == EOF)
+		r->failed = 1;
+	r->nfields = 0;
+	return r->failed ? -1 : 0;
 }

@@ -72,3 +72,52 @@ Test(csv, write_then_split_round_trip)
 		cr_assert_str_eq(fl[i], v[i]);
 	free(buf);
 }
+
+/* A row through react_csv_row_t: commas between fields only, text quoted
+ * when it needs it or when asked, printf fields (short and long), empty
+ * fields, one newline; the reader reads it back. */
+Test(csv, row_writer)
+{
+	char *buf = NULL, *fl[8], longer[300];
+	size_t len = 0;
+	memset(longer, 'x', sizeof longer - 1);
+	longer[sizeof longer - 1] = 0;
+	FILE *f = open_memstream(&buf, &len);
+	react_csv_row_t r;
+	react_csv_row_start(&r, f);
+	react_csv_row_field(&r, "c0001");
+	react_csv_row_quoted(&r, "seed=1 p=\"2\"");
+	react_csv_row_printf(&r, "%.6f", 1.0 / 3);
+	react_csv_row_field(&r, "");
+	react_csv_row_printf(&r, "%s,%lld", "a", 42LL);
+	react_csv_row_printf(&r, "%s", longer);
+	cr_assert_eq(react_csv_row_end(&r), 0);
+	react_csv_row_start(&r, f);
+	react_csv_row_quoted(&r, "");
+	cr_assert_eq(react_csv_row_end(&r), 0);
+	fclose(f);
+	char want[600];
+	snprintf(want, sizeof want, "c0001,\"seed=1 p=\"\"2\"\"\",0.333333,,\"a,42\",%s\n\"\"\n",
+	         longer);
+	cr_assert_str_eq(buf, want);
+	buf[strcspn(buf, "\n")] = 0;
+	cr_assert_eq(react_csv_split(buf, fl, 8), 6);
+	cr_assert_str_eq(fl[1], "seed=1 p=\"2\"");
+	cr_assert_str_eq(fl[4], "a,42");
+	cr_assert_str_eq(fl[5], longer);
+	free(buf);
+}
+
+/* A write error is kept to the row's end and reported there. */
+Test(csv, row_writer_reports_write_errors)
+{
+	FILE *f = fopen("/dev/full", "w");
+	cr_assert_not_null(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	react_csv_row_t r;
+	react_csv_row_start(&r, f);
+	react_csv_row_field(&r, "a");
+	react_csv_row_printf(&r, "%d", 1);
+	cr_assert_eq(react_csv_row_end(&r), -1);
+	fclose(f);
+}
