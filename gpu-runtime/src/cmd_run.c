@@ -1,9 +1,11 @@
 /*
  * cmd_run.c - react-gpu run SCENARIO: one job on real transports.
  *
- * The scenario uses the simulators' job fields (first entry of `jobs`:
- * name, ranks, collective, algorithm, message, epochs, warmup, react) and
- * the top-level seed and react parameters, plus a `gpu` section:
+ * The scenario is read by the runner's reader (react/scenario.h), as react
+ * run --backend gpu reads it: configuration 0, checked against what the
+ * gpu backend models (one job, rank-pair congestion).  The job's fields
+ * (name, ranks, collective, algorithm, message, epochs, warmup, react),
+ * the top-level seed and params, plus a `gpu` section:
  *
  *   gpu:
  *     transport: local          # host | local | nccl
@@ -37,7 +39,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <yaml.h>
 
 #include "progress.h" /* cli/progress.h, shared with build/react */
 
@@ -51,7 +52,10 @@
 #include "react/generators.h"
 #include "react/rt.h"
 #include "react/rt_tuner.h"
+#include "react/scenario.h"
 #include "react/units.h"
+/* the runner's YAML tree: the line of a field the runtime limits */
+#include "../../runner/src/scenario_internal.h"
 
 #define MAX_PAIRS 64
 /* Documented maxima (docs/gpu.md): the runtime's rank limit, and epochs
@@ -78,339 +82,101 @@ typedef struct scen {
 	double latency_s, bw_Bps; /* host transport links; 0: the runtime's defaults */
 } scen_t;
 
-typedef struct yctx {
-	const char *path;
-	yaml_document_t doc;
-	char *err;
-	size_t errlen;
-} yctx_t;
-
-static int yerr(yctx_t *y, const yaml_node_t *n, const char *field, const char *expected)
+/* The line of field `key` of the first job in the scenario file (the
+ * runner's tree, as react_scenario_load read it), for the runtime's own
+ * limits; 0 if it cannot be found. */
+static int job_field_line(const char *path, const char *key)
 {
-	snprintf(y->err, y->errlen, "%s:%zu: field '%s': expected %s", y->path,
-	         n ? n->start_mark.line + 1 : 0, field, expected);
-	return -1;
-}
-
-static const char *scalar(const yaml_node_t *n)
-{
-	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
-static int get_int(yctx_t *y, const yaml_node_t *n, const char *f, int64_t lo, int64_t hi,
-                   int64_t *out)
-{
-	const char *s = scalar(n);
-	char *end;
-	char w[96];
-	if (hi == INT64_MAX)
-		snprintf(w, sizeof w, "an integer >= %lld", (long long)lo);
-	else
-		snprintf(w, sizeof w, "an integer in [%lld, %lld]", (long long)lo, (long long)hi);
-	if (!s)
-		return yerr(y, n, f, w);
-	errno = 0;
-	long long v = strtoll(s, &end, 10);
-	if (*end || end == s || errno || v < lo || v > hi) {
-		size_t l = strlen(w);
-		snprintf(w + l, sizeof w - l, ", got '%.40s'", s);
-		return yerr(y, n, f, w);
-	}
-	*out = v;
-	return 0;
-}
-
-static int get_double(yctx_t *y, const yaml_node_t *n, const char *f, double *out)
-{
-	const char *s = scalar(n);
-	char *end;
-	if (!s)
-		return yerr(y, n, f, "a number");
-	*out = strtod(s, &end);
-	if (*end || end == s) {
-		char w[80];
-		snprintf(w, sizeof w, "a number, got '%s'", s);
-		return yerr(y, n, f, w);
-	}
-	return 0;
-}
-
-static int get_bool(yctx_t *y, const yaml_node_t *n, const char *f, int *out)
-{
-	const char *s = scalar(n);
-	if (s && (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "on")))
-		*out = 1;
-	else if (s && (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "off")))
-		*out = 0;
-	else
-		return yerr(y, n, f, "true or false");
-	return 0;
-}
-
-/* Sizes as in the simulators' scenarios (react/units.h): bytes with a
- * unit, 256KiB = 262144, 256KB = 256000; bits and bare numbers refused. */
-static int get_size(yctx_t *y, const yaml_node_t *n, const char *f, uint64_t *out)
-{
-	const char *s = scalar(n);
-	char why[160], w[300];
-	if (s && react_parse_bytes(s, out) == REACT_OK && *out)
-		return 0;
-	if (s && react_parse_bytes(s, out) == REACT_OK)
-		snprintf(why, sizeof why, "0 bytes");
-	else
-		react_units_why(REACT_UNIT_BYTES, s ? s : "", why, sizeof why);
-	snprintf(w, sizeof w, "a size in bytes with a unit, such as 64MiB or 4MB, got '%.40s' (%s)",
-	         s ? s : "a collection", why);
-	return yerr(y, n, f, w);
-}
-
-#define FOR_PAIRS(map, k, v)                                                              \
-	for (yaml_node_pair_t *pr_ = (map)->data.mapping.pairs.start;                       \
-	     pr_ < (map)->data.mapping.pairs.top; pr_++)                                    \
-		for (yaml_node_t *k = yaml_document_get_node(&y->doc, pr_->key),            \
-		                 *v = yaml_document_get_node(&y->doc, pr_->value), *once_ = k; \
-		     once_; once_ = NULL)
-
-static int parse_job(yctx_t *y, yaml_node_t *m, scen_t *s)
-{
-	if (m->type != YAML_MAPPING_NODE)
-		return yerr(y, m, "jobs", "a list of mappings");
-	FOR_PAIRS(m, k, v) {
-		const char *key = scalar(k);
-		int64_t iv;
-		if (!key)
-			return yerr(y, k, "jobs", "scalar keys");
-		if (!strcmp(key, "name")) {
-			if (!scalar(v) || !react_name_ok(scalar(v), 63)) {
-				char w[200];
-				snprintf(w, sizeof w, "a job name of at most 63 letters, digits, '_', '.' or '-', "
-				         "not starting with '.', got '%.64s'", scalar(v) ? scalar(v) : "a collection");
-				return yerr(y, v, "jobs.name", w);
-			}
-			snprintf(s->job, sizeof s->job, "%s", scalar(v));
-		} else if (!strcmp(key, "ranks")) {
-			if (get_int(y, v, "jobs.ranks", 2, MAX_RANKS, &iv))
-				return -1;
-			s->ranks = (int32_t)iv;
-		} else if (!strcmp(key, "collective")) {
-			if (!scalar(v) || react_collective_parse(scalar(v), &s->coll) != REACT_OK)
-				return yerr(y, v, "jobs.collective", "allreduce or allgather");
-		} else if (!strcmp(key, "algorithm")) {
-			if (!scalar(v) || react_algorithm_parse(scalar(v), &s->algo) != REACT_OK)
-				return yerr(y, v, "jobs.algorithm", "tree, ring, rhd or recdbl");
-		} else if (!strcmp(key, "message")) {
-			if (get_size(y, v, "jobs.message", &s->message))
-				return -1;
-		} else if (!strcmp(key, "epochs")) {
-			if (get_int(y, v, "jobs.epochs", 1, MAX_EPOCHS, &s->epochs))
-				return -1;
-		} else if (!strcmp(key, "warmup")) {
-			if (get_int(y, v, "jobs.warmup", 0, MAX_EPOCHS, &s->warmup))
-				return -1;
-		} else if (!strcmp(key, "react")) {
-			if (get_bool(y, v, "jobs.react", &s->react))
-				return -1;
-		} else if (!strcmp(key, "placement") || !strcmp(key, "hosts") || !strcmp(key, "compute_gap") ||
-		           !strcmp(key, "start")) {
-			/* simulator placement fields: GPUs are the ranks here */
-		} else {
-			char w[96];
-			snprintf(w, sizeof w, "one of name, ranks, collective, algorithm, message, epochs, "
-			                      "warmup, react (got '%s')", key);
-			return yerr(y, k, "jobs", w);
+	char *text = NULL, e[256];
+	size_t len = 0;
+	ynode_t *root = NULL;
+	int line = 0;
+	if (react_read_file(path, &text, &len, e, sizeof e) == REACT_OK &&
+	    ynode_parse(text, len, path, &root, e, sizeof e) == REACT_OK) {
+		const ynode_t *jobs = ynode_get(root, "jobs");
+		if (jobs && jobs->kind == YN_SEQ && jobs->n) {
+			const ynode_t *j = jobs->items[0];
+			const ynode_t *v = j->kind == YN_MAP ? ynode_get(j, key) : NULL;
+			line = v ? v->line : j->line;
 		}
 	}
-	return 0;
+	ynode_free(root);
+	free(text);
+	return line;
 }
 
-/* REACT parameters (`params:`, or `react:` as react-gpu's older files
- * spell it): every parameter of the controller's table, by its name or the
- * paper's symbol, as scenario files of react run accept them. */
-static int parse_params(yctx_t *y, yaml_node_t *m, react_params_t *p)
+/* The scenario through the runner's reader (react/scenario.h), as react
+ * run --backend gpu reads it: configuration `index` resolved, checked
+ * against what the gpu backend models (one job, rank-pair congestion), and
+ * copied into s.  Errors name the file, line and field (the runner's
+ * messages, and the runtime's own limits in the same form). */
+static int load_scenario(const char *path, size_t index, scen_t *s, char *err, size_t errlen)
 {
-	if (m->type != YAML_MAPPING_NODE)
-		return yerr(y, m, "params", "a mapping of parameters");
-	FOR_PAIRS(m, k, v) {
-		const char *key = scalar(k);
-		if (!key)
-			return yerr(y, k, "params", "scalar keys");
-		const char *name = NULL;
-		for (size_t i = 0; i < react_params_count() && !name; i++) {
-			const char *nm, *sym;
-			react_params_describe(i, &nm, &sym, NULL, NULL, NULL);
-			if (!strcmp(key, nm) || (strcmp(sym, "-") && !strcmp(key, sym)))
-				name = nm;
-		}
-		char f[96], why[320];
-		snprintf(f, sizeof f, "params.%s", key);
-		if (!name)
-			return yerr(y, k, f, "a REACT parameter (docs/controller.md, Parameters)");
-		if (!scalar(v))
-			return yerr(y, v, f, "a value");
-		if (react_params_set(p, name, scalar(v), why, sizeof why) != REACT_OK)
-			return yerr(y, v, f, why);
-	}
-	return 0;
-}
-
-static int parse_gpu(yctx_t *y, yaml_node_t *m, scen_t *s)
-{
-	if (m->type != YAML_MAPPING_NODE)
-		return yerr(y, m, "gpu", "a mapping");
-	FOR_PAIRS(m, k, v) {
-		const char *key = scalar(k);
-		if (!key)
-			return yerr(y, k, "gpu", "scalar keys");
-		if (!strcmp(key, "transport")) {
-			if (!scalar(v) || react_transport_parse(scalar(v), &s->transport) != REACT_OK)
-				return yerr(y, v, "gpu.transport", "host, local or nccl");
-		} else if (!strcmp(key, "dtype")) {
-			if (!scalar(v) || react_dtype_parse(scalar(v), &s->dtype) != REACT_OK)
-				return yerr(y, v, "gpu.dtype", "float, half or bfloat16");
-		} else if (!strcmp(key, "check")) {
-			if (get_bool(y, v, "gpu.check", &s->check))
-				return -1;
-		} else if (!strcmp(key, "latency") || !strcmp(key, "bandwidth")) {
-			int lat = !strcmp(key, "latency");
-			double x = 0;
-			if (!scalar(v) || (lat ? react_parse_time_s(scalar(v), &x)
-			                       : react_parse_rate_bps(scalar(v), &x)) != REACT_OK ||
-			    !(lat ? x >= 0 : x > 0))
-				return yerr(y, v, lat ? "gpu.latency" : "gpu.bandwidth",
-				            lat ? "a time with a unit, such as 5us" : "a rate with a unit, such as 80Gbps");
-			if (lat)
-				s->latency_s = x;
-			else
-				s->bw_Bps = x / 8;
-		} else if (!strcmp(key, "congestion")) {
-			if (v->type != YAML_MAPPING_NODE)
-				return yerr(y, v, "gpu.congestion", "a mapping with pairs, p, start_epoch");
-			FOR_PAIRS(v, k2, v2) {
-				const char *k2s = scalar(k2);
-				if (k2s && !strcmp(k2s, "p")) {
-					if (get_double(y, v2, "gpu.congestion.p", &s->p))
-						return -1;
-					if (!(s->p >= 0 && s->p < 1))
-						return yerr(y, v2, "gpu.congestion.p", "a fraction in [0, 1)");
-				} else if (k2s && !strcmp(k2s, "start_epoch")) {
-					if (get_int(y, v2, "gpu.congestion.start_epoch", 0, INT64_MAX, &s->cong_start))
-						return -1;
-				} else if (k2s && !strcmp(k2s, "pairs")) {
-					if (v2->type != YAML_SEQUENCE_NODE)
-						return yerr(y, v2, "gpu.congestion.pairs", "a list of [src, dst] pairs");
-					for (yaml_node_item_t *it = v2->data.sequence.items.start;
-					     it < v2->data.sequence.items.top; it++) {
-						yaml_node_t *pn = yaml_document_get_node(&y->doc, *it);
-						if (pn->type != YAML_SEQUENCE_NODE ||
-						    pn->data.sequence.items.top - pn->data.sequence.items.start != 2 ||
-						    s->npairs == MAX_PAIRS)
-							return yerr(y, pn, "gpu.congestion.pairs", "[src, dst] (at most 64 pairs)");
-						int64_t a, b;
-						if (get_int(y, yaml_document_get_node(&y->doc, pn->data.sequence.items.start[0]),
-						            "gpu.congestion.pairs", 0, MAX_RANKS - 1, &a) ||
-						    get_int(y, yaml_document_get_node(&y->doc, pn->data.sequence.items.start[1]),
-						            "gpu.congestion.pairs", 0, MAX_RANKS - 1, &b))
-							return -1;
-						s->pairs[s->npairs][0] = (int32_t)a;
-						s->pairs[s->npairs][1] = (int32_t)b;
-						s->npairs++;
-					}
-				} else {
-					return yerr(y, k2, "gpu.congestion", "one of pairs, p, start_epoch");
-				}
-			}
-		} else {
-			return yerr(y, k, "gpu", "one of transport, dtype, check, latency, bandwidth, congestion");
-		}
-	}
-	return 0;
-}
-
-static int load_scenario(const char *path, scen_t *s, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	react_scenario_t *scn = NULL;
+	react_config_t *c = NULL;
+	int rc = -1;
+	if (react_scenario_load(path, &scn, err, errlen) != REACT_OK)
 		return -1;
-	}
-	yaml_parser_t parser;
-	yctx_t yy = {.path = path, .err = err, .errlen = errlen}, *y = &yy;
-	if (!yaml_parser_initialize(&parser)) {
-		snprintf(err, errlen, "%s: out of memory starting the YAML parser", path);
-		fclose(f);
-		return -1;
-	}
-	yaml_parser_set_input_file(&parser, f);
-	int rc = 0;
-	if (!yaml_parser_load(&parser, &y->doc)) {
-		if (parser.error == YAML_MEMORY_ERROR)
-			snprintf(err, errlen, "%s: out of memory reading the scenario", path);
-		else
-			snprintf(err, errlen, "%s:%zu: %s", path, parser.problem_mark.line + 1,
-			         parser.problem ? parser.problem : "malformed YAML");
-		yaml_parser_delete(&parser);
-		fclose(f);
-		return -1;
-	}
-	yaml_node_t *root = yaml_document_get_root_node(&y->doc);
-	int have_job = 0;
-	if (!root || root->type != YAML_MAPPING_NODE) {
-		rc = yerr(y, root, "(top level)", "a mapping");
+	if (react_scenario_config(scn, index, &c, err, errlen) != REACT_OK ||
+	    react_config_check_backend(scn, c, "gpu", err, errlen) != REACT_OK)
+		goto out;
+	const react_job_cfg_t *j = &c->run.jobs[0];
+	const react_gpu_cfg_t *g = &c->gpu;
+	if (j->nranks > MAX_RANKS) {
+		snprintf(err, errlen, "%s:%d: field 'jobs.%s.ranks': expected an integer in [2, %d], got "
+		         "'%d'", path, job_field_line(path, "ranks"), j->name, MAX_RANKS, (int)j->nranks);
 		goto out;
 	}
-	{
-		FOR_PAIRS(root, k, v) {
-			const char *key = scalar(k);
-			int64_t iv;
-			if (!key) {
-				rc = yerr(y, k, "(top level)", "scalar keys");
-				goto out;
-			}
-			if (!strcmp(key, "name")) {
-				snprintf(s->name, sizeof s->name, "%s", scalar(v) ? scalar(v) : "");
-			} else if (!strcmp(key, "seed")) {
-				if ((rc = get_int(y, v, "seed", 0, INT64_MAX, &iv)))
-					goto out;
-				s->seed = (uint64_t)iv;
-			} else if (!strcmp(key, "jobs")) {
-				if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top == v->data.sequence.items.start) {
-					rc = yerr(y, v, "jobs", "a list with one job");
-					goto out;
-				}
-				if (v->data.sequence.items.top - v->data.sequence.items.start > 1) {
-					rc = yerr(y, v, "jobs", "one job (the GPU runtime runs one job at a time)");
-					goto out;
-				}
-				if ((rc = parse_job(y, yaml_document_get_node(&y->doc, v->data.sequence.items.start[0]), s)))
-					goto out;
-				have_job = 1;
-			} else if (!strcmp(key, "react") || !strcmp(key, "params")) {
-				if ((rc = parse_params(y, v, &s->params)))
-					goto out;
-			} else if (!strcmp(key, "gpu")) {
-				if ((rc = parse_gpu(y, v, s)))
-					goto out;
-			} else if (!strcmp(key, "congestion")) {
-				rc = yerr(y, k, "congestion", "no such section: the GPU runtime cannot model "
-				          "external flows or degraded links (they need a simulated network); "
-				          "use gpu.congestion (rank-pair congestion)");
-				goto out;
-			} else if (!strcmp(key, "backend") || !strcmp(key, "topology") ||
-			           !strcmp(key, "tolerance") || !strcmp(key, "description") ||
-			           !strcmp(key, "plot")) {
-				/* simulator fields: not used on GPUs */
-			} else {
-				rc = yerr(y, k, key, "a known top-level field (name, seed, jobs, params, gpu)");
-				goto out;
-			}
-		}
+	if (j->epochs > MAX_EPOCHS) {
+		snprintf(err, errlen, "%s:%d: field 'jobs.%s.epochs': expected an integer in [1, %d], got "
+		         "'%lld'", path, job_field_line(path, "epochs"), j->name, MAX_EPOCHS,
+		         (long long)j->epochs);
+		goto out;
 	}
-	if (!have_job)
-		rc = yerr(y, root, "jobs", "a list with one job");
+	if (g->npairs > MAX_PAIRS) {
+		snprintf(err, errlen, "%s: field 'gpu.congestion.pairs': expected at most %d pairs, got %d",
+		         path, MAX_PAIRS, (int)g->npairs);
+		goto out;
+	}
+	if (react_transport_parse(g->transport, &s->transport) != REACT_OK ||
+	    react_dtype_parse(g->dtype, &s->dtype) != REACT_OK) {
+		snprintf(err, errlen, "%s: field 'gpu': unknown transport '%s' or dtype '%s'", path,
+		         g->transport, g->dtype);
+		goto out;
+	}
+	snprintf(s->name, sizeof s->name, "%s", react_scenario_name(scn));
+	snprintf(s->job, sizeof s->job, "%s", j->name);
+	s->ranks = j->nranks;
+	s->coll = j->collective;
+	s->algo = j->algorithm;
+	s->message = j->message_bytes;
+	s->epochs = j->epochs;
+	s->warmup = c->warmup[0];
+	s->react = c->react_on[0];
+	s->seed = c->seed;
+	s->params = c->params[0];
+	/* D is the runtime's consensus latency (paper 6.3): the job keeps
+	 * running the old pattern while the tuner decides, 5 epochs unless the
+	 * scenario gives another (the controller's own default, 0, is for
+	 * simulations, whose decisions take no simulated time) */
+	react_params_t def;
+	react_params_default(&def);
+	if (s->params.apply_delay == def.apply_delay)
+		s->params.apply_delay = REACT_RT_APPLY_DELAY;
+	s->check = g->check;
+	s->latency_s = g->latency_s;
+	s->bw_Bps = g->bandwidth_Bps;
+	s->npairs = g->npairs;
+	for (int32_t i = 0; i < g->npairs; i++) {
+		s->pairs[i][0] = g->pairs[i][0];
+		s->pairs[i][1] = g->pairs[i][1];
+	}
+	s->p = g->p;
+	s->cong_start = g->start_epoch;
+	rc = 0;
 out:
-	yaml_document_delete(&y->doc);
-	yaml_parser_delete(&parser);
-	fclose(f);
+	react_config_destroy(c);
+	react_scenario_destroy(scn);
 	return rc;
 }
 
@@ -709,23 +475,8 @@ int react_gpu_cmd_run(int argc, char **argv)
 	}
 	scen_t sc;
 	memset(&sc, 0, sizeof sc);
-	snprintf(sc.job, sizeof sc.job, "job0");
-	sc.transport = REACT_TRANSPORT_HOST;
-	sc.ranks = 8;
-	sc.coll = REACT_COLL_ALLREDUCE;
-	sc.algo = REACT_ALGO_RING;
-	sc.message = 1 << 20;
-	sc.epochs = 60;
-	sc.react = 1;
-	sc.seed = 1;
-	react_params_default(&sc.params);
-	/* D is the runtime's consensus latency (paper 6.3): the job keeps
-	 * running the old pattern while the tuner decides, 5 epochs unless the
-	 * scenario says otherwise (the controller's own default, 0, is for
-	 * simulations, whose decisions take no simulated time) */
-	sc.params.apply_delay = REACT_RT_APPLY_DELAY;
-	char err[512];
-	if (load_scenario(path, &sc, err, sizeof err)) {
+	char err[1024];
+	if (load_scenario(path, 0, &sc, err, sizeof err)) {
 		fprintf(stderr, "react-gpu run: %s\n", err);
 		return 2;
 	}

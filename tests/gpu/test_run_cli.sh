@@ -31,7 +31,7 @@ scenario() { # scenario FILE EPOCHS [extra job lines]
 # 1. the documented bad field: exact message, exit 2 (a crash is not a pass)
 # (in this shell, not a subshell: a failure must reach the count below)
 cd "$D" || exit 1
-run_expect 2 "react-gpu run: bad-field.yaml:4: field 'jobs.ranks': expected an integer in [2, 1024], got '1'" \
+run_expect 2 "react-gpu run: bad-field.yaml:4: field 'jobs.ring.ranks': expected an integer >= 2, got 1" \
 	-- "$R" run bad-field.yaml
 if [ "$WHAT" = bad-scenario ]; then
 	[ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
@@ -41,21 +41,27 @@ fi
 cd "$T"
 # 2. sizes beyond the documented maxima: a clear error, no allocation
 scenario big.yaml 2147483647
-run_expect 2 "react-gpu run: big.yaml:5: field 'jobs.epochs': expected an integer in [1, 10000000], got '2147483647'" \
+run_expect 2 "react-gpu run: big.yaml:5: field 'jobs.ring.epochs': expected an integer in [1, 10000000], got '2147483647'" \
 	-- "$R" run big.yaml
 printf 'jobs:\n  - {name: ring, ranks: 4294967298}\n' >ranks.yaml
-run_expect 2 "react-gpu run: ranks.yaml:2: field 'jobs.ranks': expected an integer in [2, 1024], got '4294967298'" \
-	-- "$R" run ranks.yaml
+"$R" run ranks.yaml >out 2>err; rc=$?
+[ "$rc" -eq 2 ] || fail "ranks.yaml: exit $rc, want 2"
+[ ! -s out ] || fail "ranks.yaml: unexpected stdout: $(cat out)"
+[ "$(wc -l <err)" -eq 1 ] && grep -q "^react-gpu run: ranks.yaml:2: field 'jobs.ring.ranks': expected at most 4096 ranks" err ||
+	fail "ranks.yaml: stderr is $(cat err)"
+printf 'jobs:\n  - {name: ring, ranks: 2000}\n' >ranks2.yaml
+run_expect 2 "react-gpu run: ranks2.yaml:2: field 'jobs.ring.ranks': expected an integer in [2, 1024], got '2000'" \
+	-- "$R" run ranks2.yaml
 # 3. units: a size needs a unit, and b is a bit
 printf 'jobs:\n  - name: ring\n    message: 1Gb\n' >bits.yaml
-run_expect 2 "react-gpu run: bits.yaml:3: field 'jobs.message': expected a size in bytes with a unit, such as 64MiB or 4MB, got '1Gb' ('1Gb' is in bits; sizes are in bytes (B, e.g. 1GB = 10^9 bytes))" \
+run_expect 2 "react-gpu run: bits.yaml:3: field 'jobs.ring.message': expected a size in bytes with a unit, such as 20MB (10^6 B), 1MiB (2^20 B) or 4096B, got '1Gb' ('1Gb' is in bits; sizes are in bytes (B, e.g. 1GB = 10^9 bytes))" \
 	-- "$R" run bits.yaml
 printf 'jobs:\n  - name: ring\n    message: 4096\n' >bare.yaml
-run_expect 2 "react-gpu run: bare.yaml:3: field 'jobs.message': expected a size in bytes with a unit, such as 64MiB or 4MB, got '4096' ('4096' has no unit)" \
+run_expect 2 "react-gpu run: bare.yaml:3: field 'jobs.ring.message': expected a size in bytes with a unit, such as 20MB (10^6 B), 1MiB (2^20 B) or 4096B, got '4096' ('4096' has no unit)" \
 	-- "$R" run bare.yaml
 # 4. job names as in the simulators (the name is a CSV cell)
 printf 'jobs:\n  - name: "a,b"\n' >name.yaml
-run_expect 2 "react-gpu run: name.yaml:2: field 'jobs.name': expected a job name of at most 63 letters, digits, '_', '.' or '-', not starting with '.', got 'a,b'" \
+run_expect 2 "react-gpu run: name.yaml:2: field 'jobs[0].name': expected a job name of at most 63 letters, digits, '_', '.' or '-', not starting with '.', got 'a,b'" \
 	-- "$R" run name.yaml
 # 5. --out must be a directory
 scenario ok.yaml 4
