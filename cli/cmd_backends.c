@@ -461,6 +461,14 @@ static int pair_header(const cb_t *cb, FILE *csv)
 	return 0;
 }
 
+/* A CSV row's first fields, in both layouts: configuration id, quoted key, job. */
+static void csv_row_lead(react_csv_row_t *r, FILE *csv, const react_config_t *cfg, const char *job)
+{
+	react_csv_row_start(r, csv);
+	react_csv_row_field(r, cfg->id);
+	react_csv_row_quoted(r, cfg->key);
+	react_csv_row_field(r, job);
+}
 static int pair_row(const cb_t *cb, const react_config_t *cfg, const char *job,
                     const cb_col_t *col, const agree_t *g, FILE *csv)
 {
@@ -475,10 +483,7 @@ static int pair_row(const cb_t *cb, const react_config_t *cfg, const char *job,
 	if (!csv)
 		return 0;
 	react_csv_row_t r;
-	react_csv_row_start(&r, csv);
-	react_csv_row_field(&r, cfg->id);
-	react_csv_row_quoted(&r, cfg->key);
-	react_csv_row_field(&r, job);
+	csv_row_lead(&r, csv, cfg, job);
 	for (int b = 0; b < 2; b++) {
 		react_csv_row_printf(&r, "%.6f", col[b].base);
 		react_csv_row_printf(&r, "%.6f", col[b].react);
@@ -570,10 +575,7 @@ static int many_row(const cb_t *cb, const react_config_t *cfg, const char *job,
 	if (!csv)
 		return 0;
 	react_csv_row_t r;
-	react_csv_row_start(&r, csv);
-	react_csv_row_field(&r, cfg->id);
-	react_csv_row_quoted(&r, cfg->key);
-	react_csv_row_field(&r, job);
+	csv_row_lead(&r, csv, cfg, job);
 	for (int b = 0; b < cb->ncol; b++) {
 		react_csv_row_printf(&r, "%.6f", col[b].base);
 		react_csv_row_printf(&r, "%.6f", col[b].react);

@@ -30,6 +30,8 @@
 
 #include <mpi.h>
 
+#include "react/launcher.h"
+
 enum { TAG_READY = 1, TAG_WORK = 2 };
 #define STOP (-1LL)
 
@@ -54,24 +56,13 @@ static void wait_idle(MPI_Request *r)
 	}
 }
 
-/* Launched by mpirun, mpiexec or srun with a PMI: one of these is set. */
-static int under_launcher(void)
-{
-	static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
-	                                   "PMI_SIZE"};
-	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-		if (getenv(vars[i]))
-			return 1;
-	return 0;
-}
-
 int sweep_mpi_start(int *rank, int *size)
 {
 	*rank = 0;
 	*size = 1;
 	g_rank = 0;
 	g_size = 1;
-	if (!under_launcher()) {
+	if (!react_mpi_launched()) {
 		fprintf(stderr, "react sweep: --mpi: not started by mpirun or srun, running as one "
 		        "rank\n");
 		return 0;

@@ -11,6 +11,7 @@
 #include "bg.h"
 #include "plugin.h"
 #include "react/gpu_backend.h"
+#include "react/launcher.h"
 #include "react/rt.h"
 
 /* Process-wide state of the nccl transport: one process is one rank. */
@@ -41,17 +42,6 @@ static void finalize_mpi(void)
 	MPI_Finalized(&fin);
 	if (!fin)
 		MPI_Finalize();
-}
-
-/* Started by mpirun, mpiexec or srun (a PMI): one of these is set. */
-static int under_launcher(void)
-{
-	static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
-	                                   "PMI_SIZE"};
-	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-		if (getenv(vars[i]))
-			return 1;
-	return 0;
 }
 
 /* MPI for the nccl transport, initialised once per process: here, unless
@@ -100,7 +90,7 @@ react_status_t react_gpu_backend_prepare(const react_gpu_cfg_t *g, int32_t nrank
 	int inited = 0, size = 0, rank = 0;
 	react_status_t st;
 	MPI_Initialized(&inited);
-	if (!inited && !under_launcher()) {
+	if (!inited && !react_mpi_launched()) {
 		snprintf(err, errlen, "field 'gpu.transport': nccl runs one MPI process per rank: "
 		         "mpirun -np %d react run SCENARIO", (int)nranks);
 		return REACT_EINVAL;

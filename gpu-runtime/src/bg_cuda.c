@@ -20,13 +20,6 @@
 
 #include "plugin.h"
 
-react_status_t react_bg_cuda_create(react_transport_t transport, int32_t rank,
-                                    const int32_t (*pairs)[2], int32_t npairs, size_t bytes,
-                                    react_bg_cuda_t **out, char *err, size_t errlen);
-void react_bg_cuda_launch(react_bg_cuda_t *bg);
-void react_bg_cuda_sync(react_bg_cuda_t *bg);
-void react_bg_cuda_destroy(react_bg_cuda_t *bg);
-
 struct react_bg_cuda {
 	int n;
 	react_transport_t transport;

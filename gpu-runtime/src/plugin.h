@@ -39,6 +39,12 @@ extern "C" {
 
 /* Background traffic of one run on the CUDA side (bg_cuda.c). */
 typedef struct react_bg_cuda react_bg_cuda_t;
+react_status_t react_bg_cuda_create(react_transport_t transport, int32_t rank,
+                                    const int32_t (*pairs)[2], int32_t npairs, size_t bytes,
+                                    react_bg_cuda_t **out, char *err, size_t errlen);
+void react_bg_cuda_launch(react_bg_cuda_t *bg);
+void react_bg_cuda_sync(react_bg_cuda_t *bg);
+void react_bg_cuda_destroy(react_bg_cuda_t *bg);
 
 typedef react_status_t (*react_xport_create_fn)(const react_rt_cfg_t *cfg, size_t data_bytes,
                                                  size_t scratch_bytes, react_xport_t **out,
