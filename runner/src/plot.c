@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <gsl/gsl_statistics_double.h>
 
@@ -89,6 +91,10 @@ static int run_gnuplot(const char *dir, const char *script, const char *log)
 	}
 	posix_spawn_file_actions_destroy(&fa);
 	free(cds);
+	/* a clean run leaves no empty log behind; warnings are kept */
+	struct stat st;
+	if (rc == 0 && stat(log, &st) == 0 && st.st_size == 0)
+		unlink(log);
 	return rc;
 }
 

@@ -14,9 +14,13 @@ flow=$1; shift
 	for d in "$@"; do
 		for r in "$d"/c[0-9]*; do
 			[ -f "$r/summary.csv" ] || continue
-			seed=$(awk '$1 == "seed" { print $2; exit }' "$r/config.txt")
-			awk -F, -v seed="$seed" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-				{ printf "N %s %s %s %s %s %s %s %s\n", seed, $c["congested_pairs"], $c["p"],
+			# seed, congested pairs and p from config.txt (a sweep whose axis
+			# had one value has no column for it): one "external SRC -> DST x P"
+			# line per congested pair
+			cfg=$(awk '$1 == "seed" { s = $2 } $1 == "external" { n++; p = $6 }
+				END { print s, n + 0, p + 0 }' "$r/config.txt")
+			awk -F, -v cfg="$cfg" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+				{ printf "N %s %s %s %s %s %s\n", cfg,
 				  $c["baseline_mean_gbps"], $c["react_mean_gbps"], $c["improvement_mean_pct"],
 				  $c["pattern_changes"], $c["reverts"] }' "$r/summary.csv"
 		done
