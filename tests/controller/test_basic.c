@@ -62,6 +62,36 @@ Test(params, set_and_errors)
 	cr_assert_gt(react_params_count(), 10u);
 }
 
+/* A profile sets every reading it names, fractions included, over any
+ * earlier value; the default profile gives back react_params_default's. */
+Test(params, profiles_set_every_reading)
+{
+	static const char *const paper[][2] = {
+	    {"estimator", "paper"}, {"keep_rule", "paper"}, {"selection", "first"},
+	    {"pruning", "degree"},  {"max_accepted", "4"},  {"escalation", "0"},
+	    {"epsilon", "0.050000000000000003"}, {"search_backoff", "off"}, {"profile", "paper"}};
+	react_params_t p, d;
+	char why[512], got[64], want[64];
+	react_params_default(&d);
+	react_params_default(&p);
+	cr_assert_eq(react_params_set(&p, "escalation", "1.5", why, sizeof why), REACT_OK);
+	cr_assert_eq(react_params_set(&p, "epsilon", "0.2", why, sizeof why), REACT_OK);
+	cr_assert_eq(react_params_set(&p, "profile", "paper", why, sizeof why), REACT_OK, "%s", why);
+	for (size_t i = 0; i < sizeof paper / sizeof paper[0]; i++) {
+		cr_assert_eq(react_params_get(&p, paper[i][0], got, sizeof got), REACT_OK);
+		cr_assert_str_eq(got, paper[i][1], "paper profile: %s", paper[i][0]);
+	}
+	cr_assert_float_eq(p.escalation, 0.0, 0.0);
+	cr_assert_eq(react_params_set(&p, "profile", "default", why, sizeof why), REACT_OK, "%s", why);
+	for (size_t i = 0; i < sizeof paper / sizeof paper[0]; i++) {
+		cr_assert_eq(react_params_get(&p, paper[i][0], got, sizeof got), REACT_OK);
+		cr_assert_eq(react_params_get(&d, paper[i][0], want, sizeof want), REACT_OK);
+		cr_assert_str_eq(got, want, "default profile: %s", paper[i][0]);
+	}
+	cr_assert_eq(react_params_set(&p, "profile", "nosuch", why, sizeof why), REACT_EINVAL);
+	cr_assert(strstr(why, "nosuch"), "%s", why);
+}
+
 static void fill(double *fct, int B, size_t F, double v)
 {
 	for (size_t i = 0; i < (size_t)B * F; i++)

@@ -177,11 +177,12 @@ static const pdesc_t *find(const char *key)
 static const char *const profile_paper[] = {"estimator", "paper", "keep_rule", "paper",
                                             "selection", "first", "pruning", "degree",
                                             "max_accepted", "4", "escalation", "0",
-                                            "search_backoff", "off", NULL};
+                                            "search_backoff", "off", "epsilon", "0.05", NULL};
 static const char *const profile_default[] = {"estimator", "pattern", "keep_rule", "welch",
                                               "selection", "best", "pruning", "estimate",
                                               "max_accepted", "8", "escalation", "0.5",
-                                              "search_backoff", "doubling", NULL};
+                                              "search_backoff", "doubling", "epsilon", "0.05",
+                                              NULL};
 
 react_status_t react_params_profile(react_params_t *p, const char *name, char *why, size_t whylen)
 {
@@ -201,16 +202,11 @@ react_status_t react_params_profile(react_params_t *p, const char *name, char *w
 			snprintf(why, whylen, "parameter profile: '%s' is not one of default, paper", name);
 		return REACT_EINVAL;
 	}
-	for (; *kv; kv += 2) {
-		const pdesc_t *d = find(kv[0]);
-		if (d->type == P_ENUM) {
-			for (int i = 0; d->names[i]; i++)
-				if (strcmp(d->names[i], kv[1]) == 0)
-					*(int *)((char *)p + d->off) = i;
-		} else {
-			*(int *)((char *)p + d->off) = atoi(kv[1]);
-		}
-	}
+	/* each reading through the one parser of react_params_set, so a
+	 * fraction is read as a fraction */
+	for (; *kv; kv += 2)
+		if (react_params_set(p, kv[0], kv[1], why, whylen) != REACT_OK)
+			return REACT_EINVAL;
 	return REACT_OK;
 }
 
