@@ -3,7 +3,7 @@
 # the oracle (react sweep --oracle), then bench-decisions over them.
 #
 # usage: bench/decisions/run.sh [-j N] [-b flow|dctcp] [-o DIR] [-w FILE] [-B BUILD]
-#                               [-O KEY=VALUE]... [-S KEY=VALUE]... [-H] [-q]
+#                               [-O KEY=VALUE]... [-S KEY=VALUE]... [-H | -V] [-q]
 #   -j N     configurations run at once (react sweep -j; default 1)
 #   -b B     backend: flow (default) or dctcp; on dctcp the oracle searches on
 #            the flow backend and runs its 16 best patterns on dctcp
@@ -22,6 +22,8 @@
 #            (default build)
 #   -H       held-out seeds: fig5a 6..10, the other sets 4..6 (the same
 #            points on configurations the defaults were not chosen on)
+#   -V       validation seeds: fig5a 11..15, the other sets 7..9 (a third
+#            set, for a setting chosen on both of the above)
 #   -q       quick: a handful of configurations per set (a smoke test; the
 #            report then goes to stdout only unless -w is given)
 #
@@ -41,7 +43,7 @@ quick=0
 held=0
 oopts=
 sopts=
-while getopts "j:b:o:w:B:O:S:Hq" opt; do
+while getopts "j:b:o:w:B:O:S:HVq" opt; do
 	case $opt in
 	j) jobs=$OPTARG ;;
 	b) backend=$OPTARG ;;
@@ -52,7 +54,8 @@ while getopts "j:b:o:w:B:O:S:Hq" opt; do
 	S) sopts="$sopts --set $OPTARG" ;;
 	q) quick=1 ;;
 	H) held=1 ;;
-	*) sed -n '2,29p' "$0" >&2; exit 2 ;;
+	V) held=2 ;;
+	*) sed -n '2,35p' "$0" >&2; exit 2 ;;
 	esac
 done
 case $backend in
@@ -78,13 +81,15 @@ if [ $quick = 1 ]; then
 else
 	seeds5=1..5; seeds3=1..3; pairs=1..6; ps=[2,4]; counts=[4,16]; rates=[30Gbps,50Gbps]
 fi
-[ $held = 0 ] || { seeds5=6..10; seeds3=4..6; }
+[ $held = 1 ] && { seeds5=6..10; seeds3=4..6; }
+[ $held = 2 ] && { seeds5=11..15; seeds3=7..9; }
 
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 {
 	echo "# bench/decisions/run.sh $*"
-	[ $held = 0 ] || echo "# held-out seeds: fig5a $seeds5, the other sets $seeds3"
+	[ $held = 1 ] && echo "# held-out seeds: fig5a $seeds5, the other sets $seeds3"
+	[ $held = 2 ] && echo "# validation seeds: fig5a $seeds5, the other sets $seeds3"
 	echo "# backend $backend, -j $jobs, sweeps in $out; $(date -u +%Y-%m-%d) on $(nproc) cores"
 	[ -z "$oopts" ] || echo "# oracle options:$oopts"
 	[ -z "$sopts" ] || echo "# overrides:$sopts"

@@ -659,8 +659,8 @@ static react_status_t walk_job(walk_t *w, const ynode_t *jn, int32_t j)
 				if (r > 4096)
 					return fail_at(REACT_EINVAL, w->err, w->errlen, js->ranks.src,
 					               js->ranks.line,
-					               "field 'jobs.%s.ranks': expected at most 4096 ranks, got %d",
-					               sect, (int)r);
+					               "field 'jobs.%s.ranks': expected at most 4096 ranks, got %lld",
+					               sect, (long long)r);
 				st = react_pattern_generate(c, a, (int32_t)r, (uint64_t)r * 1024, &p);
 				react_pattern_destroy(p);
 				if (st == REACT_ENOMEM)

@@ -247,3 +247,12 @@ Test(paths, simai_topology_in_a_scenario)
 	react_config_destroy(c);
 	react_scenario_destroy(s);
 }
+
+/* A rank count past the limit is named as written, not truncated to int. */
+Test(limits, ranks_above_the_limit_are_quoted_whole)
+{
+	parse_fails_with(STAR "jobs:\n  - name: a\n    ranks: 4294967298\n",
+	                 "bad.yaml:4: field 'jobs.a.ranks': expected at most 4096 ranks, got 4294967298");
+	parse_fails_with(STAR "jobs:\n  - name: a\n    ranks: 5000\n",
+	                 "bad.yaml:4: field 'jobs.a.ranks': expected at most 4096 ranks, got 5000");
+}
