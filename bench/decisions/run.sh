@@ -4,6 +4,7 @@
 #
 # usage: bench/decisions/run.sh [-j N] [-b flow|dctcp] [-o DIR] [-w FILE] [-B BUILD]
 #                               [-O KEY=VALUE]... [-S KEY=VALUE]... [-H | -V] [-q]
+#                               [-s SET,SET...]
 #   -j N     configurations run at once (react sweep -j; default 1)
 #   -b B     backend: flow (default) or dctcp; on dctcp the oracle searches on
 #            the flow backend and runs its 16 best patterns on dctcp
@@ -24,6 +25,7 @@
 #            points on configurations the defaults were not chosen on)
 #   -V       validation seeds: fig5a 11..15, the other sets 7..9 (a third
 #            set, for a setting chosen on both of the above)
+#   -s SETS  only these sets (comma-separated names below; default all)
 #   -q       quick: a handful of configurations per set (a smoke test; the
 #            report then goes to stdout only unless -w is given)
 #
@@ -43,7 +45,8 @@ quick=0
 held=0
 oopts=
 sopts=
-while getopts "j:b:o:w:B:O:S:HVq" opt; do
+only=
+while getopts "j:b:o:w:B:O:S:HVqs:" opt; do
 	case $opt in
 	j) jobs=$OPTARG ;;
 	b) backend=$OPTARG ;;
@@ -55,7 +58,13 @@ while getopts "j:b:o:w:B:O:S:HVq" opt; do
 	q) quick=1 ;;
 	H) held=1 ;;
 	V) held=2 ;;
-	*) sed -n '2,35p' "$0" >&2; exit 2 ;;
+	s) only=",$OPTARG," ;;
+	*) sed -n '2,37p' "$0" >&2; exit 2 ;;
+	esac
+done
+for x in $(echo "$only" | tr ',' ' '); do
+	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig8) ;;
+	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b or fig8)" >&2; exit 2 ;;
 	esac
 done
 case $backend in
@@ -84,6 +93,7 @@ fi
 [ $held = 1 ] && { seeds5=6..10; seeds3=4..6; }
 [ $held = 2 ] && { seeds5=11..15; seeds3=7..9; }
 
+done_sets=
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 {
@@ -99,6 +109,8 @@ trap 'rm -f "$tmp"' EXIT
 # name scenario --set... : one set
 sweep() {
 	name=$1; scen=$2; shift 2
+	case $only in "" | *",$name,"*) ;; *) return 0 ;; esac
+	done_sets="$done_sets $out/$name"
 	t0=$(date +%s)
 	"$react" sweep "$root/scenarios/paper/$scen.yaml" "$@" --backend "$backend" \
 		-o "$out/$name" -j "$jobs" --oracle --oracle-cache "$out/oracle-cache" $oopts $sopts --no-plot --quiet \
@@ -119,7 +131,8 @@ sweep fig5b fig5b --set seed=$seeds3 --set congestion.external.p=$ps \
 sweep fig8 fig8 --set seed=$seeds3 --set congestion.degraded_links.count=$counts \
 	--set congestion.degraded_links.rate=$rates
 
-"$bench" "$out/fig5a" "$out/fig5a-p0" "$out/fig12" "$out/fig5b" "$out/fig8" >> "$tmp"
+# shellcheck disable=SC2086
+"$bench" $done_sets >> "$tmp"
 if [ -n "$report" ]; then
 	cp "$tmp" "$report.tmp.$$" && mv "$report.tmp.$$" "$report"
 	echo "wrote $report"

@@ -32,7 +32,9 @@ Test(params, defaults_are_table3)
 	cr_assert_float_eq(p.delta1, 0.2, 1e-15);
 	cr_assert_float_eq(p.delta2, 0.15, 1e-15);
 	cr_assert_eq(p.trials, 15);
-	cr_assert_float_eq(p.epsilon, 0.05, 1e-15);
+	/* epsilon: the paper's 5 % is the paper profile's (below); the default
+	 * is chosen by measurement (docs/controller.md) */
+	cr_assert_float_eq(p.epsilon, 0.03, 1e-15);
 	cr_assert_eq(p.history_epochs, 60);
 	cr_assert_eq(p.explore_rounds, 5);
 	cr_assert_float_eq(p.revert_tau, 0.05, 1e-15);
