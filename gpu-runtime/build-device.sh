@@ -74,13 +74,13 @@ compile() {
 nvcc_pid=$!
 
 # react-gpu: the whole runtime, the CUDA side linked in
-compile "$OUT/obj" "$CF" controller/src/pattern/*.c controller/src/ctl/*.c io/src/units.c \
-	cli/progress.c gpu-runtime/src/*.c
+compile "$OUT/obj" "$CF" controller/src/pattern/*.c controller/src/ctl/*.c io/src/*.c \
+	sim/src/*.c runner/src/*.c cli/progress.c gpu-runtime/src/*.c
 wait "$nvcc_pid" || { echo "build-device.sh: nvcc failed on kernels.cu" >&2; exit 1; }
 cp "$OUT/obj-plugin/kernels.o" "$OUT/obj/kernels.o"
 $CC -o "$OUT/react-gpu" "$OUT"/obj/*.o -L"$CUDA/lib64" -lcudart $NCCL_LINK \
-	-Wl,-rpath,"$CUDA/lib64" $DEPS_LIB -Wl,-Bstatic -lgsl -lgslcblas -lyaml \
-	-Wl,-Bdynamic -lm -lpthread -lstdc++
+	-Wl,-rpath,"$CUDA/lib64" $DEPS_LIB -Wl,-Bstatic -lgsl -lgslcblas -lyaml -ljansson \
+	-Wl,-Bdynamic -ldl -lm -lpthread -lstdc++
 echo "build-device.sh: $OUT/react-gpu"
 
 # libreact_gpu_cuda.so: the CUDA side alone, one exported symbol

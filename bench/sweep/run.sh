@@ -10,12 +10,17 @@
 #
 # usage: bench/sweep/run.sh [BUILD] [N...]      (default: build 1 2)
 #   e.g. bench/sweep/run.sh build-mpi 1 2 | tee results/bench/sweep-mpi.txt
+# SEEDS=A..B widens the sweep (8 configurations a seed; default 1..3, 24
+# configurations): 10 to 1 at 16 ranks needs SEEDS=1..20.  NOJ1=1 leaves
+# the `-j 1` case out (its cost against np 1 is known from smaller runs).
 set -eu
 cd "$(dirname "$0")/../.."
 build=${1:-build}
 [ $# -gt 0 ] && shift
 nps=${*:-1 2}
 reps=${REPS:-3}
+seeds=${SEEDS:-1..3}
+noj1=${NOJ1:-0}
 react=$build/react
 scen=bench/sweep/sweep-bench.yaml
 [ -x "$react" ] || { echo "run.sh: $react: not built (meson compile -C $build)" >&2; exit 2; }
@@ -33,7 +38,7 @@ timed() { # NAME COMMAND...
 	shift
 	rm -rf "$work/$name"
 	t0=$(now)
-	"$@" "$scen" -o "$work/$name" --no-plot --quiet >"$work/$name.log" 2>&1 ||
+	"$@" "$scen" --set "seed=$seeds" -o "$work/$name" --no-plot --quiet >"$work/$name.log" 2>&1 ||
 		{ cat "$work/$name.log" >&2; echo "run.sh: $name failed" >&2; exit 1; }
 	t1=$(now)
 	if [ -d "$work/ref" ]; then
@@ -51,19 +56,24 @@ min() { # the smaller of BEST (may be empty) and T
 echo "# bench/sweep/run.sh $build $nps   (REPS=$reps)"
 echo "# $(uname -n): $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# sweep: $scen (24 configurations), each case the fastest of $reps"
-echo "# mpirun -np N --oversubscribe --bind-to none $react sweep $scen -o DIR --mpi --no-plot --quiet"
+nconf=$(echo "$seeds" | awk -F'[.][.]' '{print 8 * ($NF - $1 + 1)}')
+echo "# sweep: $scen, seed=$seeds ($nconf configurations), each case the fastest of $reps"
+echo "# mpirun -np N --oversubscribe --bind-to none $react sweep $scen --set seed=$seeds -o DIR --mpi --no-plot --quiet"
 best_j1=""
 for np in $nps; do eval "best_$np=''"; done
 r=1
 while [ "$r" -le "$reps" ]; do
-	t=$(timed j1 "$react" sweep -j 1)
-	best_j1=$(min "$best_j1" "$t")
-	line="rep $r: -j 1 ${t}s"
+	if [ "$noj1" = 1 ]; then
+		line="rep $r:"
+	else
+		t=$(timed j1 "$react" sweep -j 1)
+		best_j1=$(min "$best_j1" "$t")
+		line="rep $r: -j 1 ${t}s,"
+	fi
 	for np in $nps; do
 		t=$(timed "np$np" mpirun -np "$np" --oversubscribe --bind-to none "$react" sweep --mpi)
 		eval "best_$np=\$(min \"\$best_$np\" \"$t\")"
-		line="$line, np $np ${t}s"
+		line="$line np $np ${t}s"
 	done
 	echo "# $line"
 	r=$((r + 1))
@@ -71,9 +81,9 @@ done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 eval "t1=\$best_$(echo "$nps" | cut -d' ' -f1)"
 printf '%-12s %10s %8s %11s\n' "case" "wall_s" "speedup" "efficiency"
-printf '%-12s %10s %8s %11s\n' "-j 1" "$best_j1" "-" "-"
+[ "$noj1" = 1 ] || printf '%-12s %10s %8s %11s\n' "-j 1" "$best_j1" "-" "-"
 for np in $nps; do
 	eval "t=\$best_$np"
 	echo "np $np $t $t1" | awk '{s = $4 / $3; printf "%-12s %10.2f %8.2f %10.1f%%\n", "--mpi np " $2, $3, s, 100 * s / $2}'
 done
-echo "MPI's own cost: np 1 / -j 1 = $(echo "$t1 $best_j1" | awk '{printf "%.3f", $1 / $2}')"
+[ "$noj1" = 1 ] || echo "MPI's own cost: np 1 / -j 1 = $(echo "$t1 $best_j1" | awk '{printf "%.3f", $1 / $2}')"
