@@ -34,6 +34,8 @@
 #   fig5a-p0  seed 1..5, p 0 (no congestion)                  (5)
 #   fig12     seed 1..3, p {2, 4}, congested_pairs 1..6        (36)
 #   fig5b     seed 1..3, p {2, 4}, congested_pairs 1..6        (36)
+#   fig5b-p0  seed 1..5, p 0 (no external flow; the job's own flows
+#             still collide on ECMP paths)                    (5)
 #   fig8      seed 1..3, count {4, 16}, rate {30, 50} Gbps      (12)
 set -e
 jobs=1
@@ -59,12 +61,12 @@ while getopts "j:b:o:w:B:O:S:HVqs:" opt; do
 	H) held=1 ;;
 	V) held=2 ;;
 	s) only=",$OPTARG," ;;
-	*) sed -n '2,37p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,39p' "$0" >&2; exit 2 ;;
 	esac
 done
 for x in $(echo "$only" | tr ',' ' '); do
-	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig8) ;;
-	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b or fig8)" >&2; exit 2 ;;
+	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8) ;;
+	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0 or fig8)" >&2; exit 2 ;;
 	esac
 done
 case $backend in
@@ -128,6 +130,8 @@ sweep fig12 fig12 --set seed=$seeds3 --set congestion.external.p=$ps \
 	--set congestion.external.congested_pairs=$pairs
 sweep fig5b fig5b --set seed=$seeds3 --set congestion.external.p=$ps \
 	--set congestion.external.congested_pairs=$pairs
+sweep fig5b-p0 fig5b --set seed=$seeds5 --set congestion.external.p=0 \
+	--set congestion.external.congested_pairs=1
 sweep fig8 fig8 --set seed=$seeds3 --set congestion.degraded_links.count=$counts \
 	--set congestion.degraded_links.rate=$rates
 
