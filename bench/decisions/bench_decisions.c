@@ -16,8 +16,8 @@
  *                   external flow and no degraded link: p = 0) where present
  *   reverted epochs epochs >= warm-up of the REACT run (epochs.csv) that ran a
  *                   pattern the controller later reverted (decisions.jsonl
- *                   lines with "action" revert, revert+change, revert-best
- *                   or audit-revert name it in "pattern_hash")
+ *                   lines with "action" revert, revert+change or
+ *                   revert-best name it in "pattern_hash")
  *   churn           pattern changes per 100 epochs in the second half of
  *                   the REACT run
  *   settled at      mean over runs of the epoch after which the pattern never
@@ -153,10 +153,10 @@ static int read_decisions(const char *dir, const char *id, const char *job, acc_
 		a->lines++;
 		const char *act = json_string_value(json_object_get(o, "action"));
 		/* every action that leaves the pattern that ran: a revert to the
-		 * base, one replaced at once by the next candidate, the best
-		 * pattern observed, and an audit undoing a kept change */
+		 * base, one replaced at once by the next candidate, and one to the
+		 * best pattern observed */
 		if (act && (!strcmp(act, "revert") || !strcmp(act, "revert+change") ||
-		            !strcmp(act, "revert-best") || !strcmp(act, "audit-revert"))) {
+		            !strcmp(act, "revert-best"))) {
 			const char *h = json_string_value(json_object_get(o, "pattern_hash"));
 			if (h) {
 				unsigned long long *nr = realloc(*rev, (*nrev + 1) * sizeof *nr);
