@@ -206,3 +206,58 @@ Test(e2e, compare_backends_ns3_from_csv)
 	cr_assert_eq(react("compare-backends", scen, "--fluid", "ns3", "--ns3-from", ns3, NULL), 2);
 	assert_contains(g_err, "--fluid: expected flow or dctcp");
 }
+
+/* Mean improvement_mean_pct of a sweep's runs.csv, and its smallest. */
+static double mean_improvement(const char *dir, double *lo)
+{
+	char p[4400], *t, *line, *save = NULL;
+	int col = -1, n = 0;
+	double sum = 0;
+	snprintf(p, sizeof p, "%s/runs.csv", dir);
+	t = slurp(p);
+	*lo = INFINITY;
+	for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f, *s2 = NULL;
+		int i = 0;
+		for (f = strtok_r(line, ",", &s2); f; f = strtok_r(NULL, ",", &s2), i++) {
+			if (col < 0 && strcmp(f, "improvement_mean_pct") == 0)
+				col = i;
+			else if (col >= 0 && i == col) {
+				double v = atof(f);
+				sum += v;
+				*lo = v < *lo ? v : *lo;
+				n++;
+			}
+		}
+	}
+	free(t);
+	cr_assert(col >= 0 && n > 0, "%s: no improvement_mean_pct", p);
+	return sum / n;
+}
+
+/* Congestion that starts mid-run (the external flows start at 400 ms,
+ * about epoch 50 of 200) on the flow backend: with the shift rule REACT
+ * sees the change of the network and wins back part of what the congestion
+ * takes; without it (shift 0) every change is judged against the epochs
+ * before the congestion and reverted. */
+Test(e2e, congestion_that_starts_mid_run)
+{
+	char w[4096], on[4200], off[4200];
+	double lon, loff, mon, moff;
+	workdir("onset", w, sizeof w);
+	snprintf(on, sizeof on, "%s/on", w);
+	snprintf(off, sizeof off, "%s/off", w);
+#define ONSET_ARGS SRC "/scenarios/paper/fig5a.yaml", "--set", "seed=1..3", "--set",           \
+	"congestion.external.congested_pairs=[1,2]", "--set", "congestion.external.p=2", "--set", \
+	"congestion.external.start=400ms", "--set", "jobs.tree.epochs=200", "--no-plot", "--quiet"
+	cr_assert_eq(react("sweep", ONSET_ARGS, "-o", on, NULL), 0, "%s", slurp(g_err));
+	cr_assert_eq(react("sweep", ONSET_ARGS, "--set", "params.shift=0", "-o", off, NULL), 0, "%s",
+	             slurp(g_err));
+#undef ONSET_ARGS
+	mon = mean_improvement(on, &lon);
+	moff = mean_improvement(off, &loff);
+	cr_assert_gt(mon, moff + 5, "mean improvement %.2f %% with the shift rule, %.2f %% without",
+	             mon, moff);
+	cr_assert_geq(lon, -1.5, "a run lost %.2f %% with the shift rule", lon);
+	sh("grep -q 'network changed' '%s'/runs/c0000/decisions.jsonl", on);
+}

@@ -39,6 +39,9 @@ Test(params, defaults_are_table3)
 	cr_assert_eq(p.explore_rounds, 5);
 	cr_assert_float_eq(p.revert_tau, 0.05, 1e-15);
 	cr_assert_eq(p.apply_delay, 0);
+	/* not in the paper (docs/controller.md, "Congestion that moves") */
+	cr_assert_float_eq(p.shift, 0.15, 1e-15);
+	cr_assert_eq(p.shift_history, REACT_SHIFT_HIST_FORGET);
 	cr_assert_eq(react_params_validate(&p, why, sizeof why), REACT_OK);
 }
 
@@ -71,7 +74,8 @@ Test(params, profiles_set_every_reading)
 	static const char *const paper[][2] = {
 	    {"estimator", "paper"}, {"keep_rule", "paper"}, {"selection", "first"},
 	    {"pruning", "degree"},  {"max_accepted", "4"},  {"escalation", "0"},
-	    {"epsilon", "0.050000000000000003"}, {"search_backoff", "off"}, {"profile", "paper"}};
+	    {"epsilon", "0.050000000000000003"}, {"search_backoff", "off"}, {"shift", "0"},
+	    {"shift_history", "keep"}, {"profile", "paper"}};
 	react_params_t p, d;
 	char why[512], got[64], want[64];
 	react_params_default(&d);
@@ -218,6 +222,48 @@ Test(rates, loaded_sender_with_uneven_excess_is_blamed)
 	cr_assert_gt(react_rates_flow(r, hot, 3, 1, 1), 5.0 * c0);
 	cr_assert_lt(react_rates_flow(r, 2, 5, 1, 1), 2.0 * c0);
 	react_rates_destroy(r);
+	react_history_destroy(h);
+	free(fct);
+	react_pattern_destroy(g);
+}
+
+/* The history's blame of a sender is its smallest excess over the epochs
+ * kept: epochs from before a sender became loaded hide the load until they
+ * are dropped (react_history_keep_last, the shift rule's forget). */
+Test(rates, keep_last_forgets_the_epochs_before_a_load)
+{
+	react_pattern_t *g;
+	react_history_t *h;
+	react_rates_t *r;
+	const double c0 = 8e-11;
+	const int32_t hot = 2;
+	double *fct, mean;
+	cr_assert_eq(react_gen_recdbl_allgather(8, 20000000, &g), REACT_OK);
+	cr_assert_eq(react_history_create(8, 60, &h), REACT_OK);
+	fct = malloc(g->nflows * sizeof *fct);
+	for (int e = 0; e < 20; e++) {
+		for (size_t f = 0; f < g->nflows; f++) {
+			const react_flow_t *fl = &g->flows[f];
+			double m = fl->src == hot && e >= 14 ? 4.0 : 1.0;
+			fct[f] = (double)fl->bytes * c0 * react_pattern_flow_degree(g, f) * m;
+		}
+		cr_assert_eq(react_history_add(h, g, fct), REACT_OK);
+	}
+	cr_assert_eq(react_history_learn(h, &r), REACT_OK);
+	cr_assert_lt(r->x[hot], 0.5, "loaded before the drop: %g flows", r->x[hot]);
+	react_rates_destroy(r);
+	react_history_keep_last(h, 6);
+	cr_assert_eq(react_history_epochs(h), 6);
+	cr_assert(react_history_pair(h, hot, hot ^ 1, &mean));
+	cr_assert_eq(react_history_learn(h, &r), REACT_OK);
+	cr_assert_gt(r->x[hot], 2.5, "the sender's egress load after the drop: %g flows", r->x[hot]);
+	react_rates_destroy(r);
+	/* the ring buffer still takes epochs after a drop */
+	cr_assert_eq(react_history_add(h, g, fct), REACT_OK);
+	cr_assert_eq(react_history_epochs(h), 7);
+	react_history_keep_last(h, 0);
+	cr_assert_eq(react_history_epochs(h), 0);
+	cr_assert(!react_history_pair(h, hot, hot ^ 1, NULL));
 	react_history_destroy(h);
 	free(fct);
 	react_pattern_destroy(g);

@@ -474,3 +474,67 @@ Test(loop, new_congestion_ends_the_backoff)
 	free(n2.slow);
 	react_pattern_destroy(g);
 }
+
+/* Congestion that starts mid-run (rank 3's downlink at a third of its rate
+ * from epoch `onset`, 1000: never) on a job that ran uncongested so far,
+ * every FCT with `noise`.  Returns the mean epoch time over epochs
+ * onset..onset+79 relative to the original pattern's on the new network,
+ * and the shifts the controller saw. */
+static double onset_run(double shift, int onset, double noise, int *nshift)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n0 = {0}, n1 = {0};
+	react_ctl_t *c;
+	react_ctl_stats_t st;
+	double *fct, T0, T1, sum = 0;
+	react_params_default(&prm);
+	prm.shift = shift;
+	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &g), REACT_OK);
+	n0.N = n1.N = 16;
+	n0.noise = n1.noise = noise;
+	n1.slow = slow_into(16, 3, 3.0);
+	fct = malloc(g->nflows * sizeof *fct);
+	cr_assert_eq(react_ctl_create(g, &prm, &c), REACT_OK);
+	for (int64_t e = 0; e < 300; e++) {
+		const react_pattern_t *p = react_ctl_pattern_for(c, e);
+		react_decision_t d;
+		net_run(e < onset ? &n0 : &n1, p, e, fct, &T1);
+		cr_assert_eq(react_ctl_observe(c, e, fct, p->nflows, T1, &d), REACT_OK);
+		if (d.changed)
+			cr_assert_eq(react_pattern_check(d.pattern, NULL), REACT_OK);
+		if (e >= onset && e < onset + 80)
+			sum += T1 / 80;
+	}
+	react_ctl_stats(c, &st);
+	*nshift = (int)st.shifts;
+	net_run(&n1, g, 0, fct, &T0);
+	react_ctl_destroy(c);
+	free(fct);
+	free(n1.slow);
+	react_pattern_destroy(g);
+	return sum / T0;
+}
+
+/* The onset falls inside a batch (epochs 36..41): the shift is seen once,
+ * the loop starts afresh on the epochs after it and relieves the
+ * congestion; with the rule off nothing is seen. */
+Test(loop, congestion_that_starts_mid_run_is_one_shift)
+{
+	int on, off;
+	double t = onset_run(0.15, 40, 0, &on);
+	onset_run(0, 40, 0, &off);
+	cr_assert_eq(on, 1, "%d shifts seen for one change of the network", on);
+	cr_assert_eq(off, 0);
+	cr_assert_lt(t, 0.9, "epochs 40..119 at %.3f of the original's time on the new network", t);
+}
+
+/* Per-FCT noise of 10 % on a network that does not change is no shift:
+ * not uncongested, not congested from the start. */
+Test(loop, noise_is_no_shift)
+{
+	int a, b;
+	onset_run(0.15, 1000, 0.1, &a);
+	onset_run(0.15, 0, 0.1, &b);
+	cr_assert_eq(a + b, 0, "%d and %d shifts on networks that did not change", a, b);
+}

@@ -70,7 +70,15 @@ typedef struct react_params {
 	int search_backoff;  /* REACT_BACKOFF_*: searches after a fruitless one */
 	int beam;            /* selection best: patterns kept per depth of the beam
 	                      * search (16) */
+	double shift;        /* a base batch whose mean moved by more than this fraction
+	                      * from the base's sample (and significantly) marks a change
+	                      * of the network: the loop starts afresh (0: off; paper 0) */
+	int shift_history;   /* REACT_SHIFT_HIST_*: what a shift does to the FCT history */
 } react_params_t;
+
+/* keep: the FCT history stays (it ages out after H epochs);
+ * forget: only the epochs after the shift stay */
+enum { REACT_SHIFT_HIST_KEEP = 0, REACT_SHIFT_HIST_FORGET = 1 };
 
 enum { REACT_PROFILE_DEFAULT = 0, REACT_PROFILE_PAPER = 1 };
 /* off: every congested batch searches (5.4.2); doubling: a search from a
@@ -152,6 +160,7 @@ typedef struct react_ctl_stats {
 	int64_t changes;   /* patterns scheduled, reverts included */
 	int64_t reverts;
 	int64_t candidates_estimated;
+	int64_t shifts;    /* changes of the network seen on the base (params.shift) */
 } react_ctl_stats_t;
 void react_ctl_stats(const react_ctl_t *ctl, react_ctl_stats_t *out);
 

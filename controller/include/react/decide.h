@@ -33,6 +33,8 @@ react_status_t react_history_add(react_history_t *h, const react_pattern_t *p, c
 /* Mean normalised FCT of pair (src, dst); 0 when the pair was never seen. */
 int react_history_pair(const react_history_t *h, react_rank_t src, react_rank_t dst, double *mean);
 int react_history_epochs(const react_history_t *h);
+/* Drop every epoch but the last n (the network changed before them). */
+void react_history_keep_last(react_history_t *h, int n);
 
 /* Rates learned from the history (the "pattern" estimator; history.c has
  * the model): a flow's expected time per byte from its endpoints, their

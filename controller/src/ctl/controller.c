@@ -333,6 +333,50 @@ static void pool_add(react_ctl_t *c, const double *t, int n)
 	}
 }
 
+/* Welch's t quantile at `conf` for samples of variances v0, v1 and sizes
+ * n0, n1; *se their standard error (0: both samples constant, t 0) */
+static double welch_t(double v0, int n0, double v1, int n1, double conf, double *se)
+{
+	double a = v0 / n0, b = v1 / n1, df, den;
+	*se = sqrt(a + b);
+	if (!(*se > 0))
+		return 0;
+	den = (n0 > 1 ? a * a / (n0 - 1) : 0) + (n1 > 1 ? b * b / (n1 - 1) : 0);
+	df = den > 0 ? (a + b) * (a + b) / den : 1.0;
+	return gsl_cdf_tdist_Pinv(conf, df < 1.0 ? 1.0 : df);
+}
+
+/* A change of the network seen on the base (params.shift): the batch that
+ * just ran on the base has a mean epoch time more than `shift` away from
+ * the base's sample (the pool), and the difference is significant at 0.99.
+ * Returns the first epoch of the batch on the new level (the first nearer
+ * the batch's mean than the pool's), or -1 when nothing changed. */
+#define SHIFT_CONFIDENCE 0.99
+static int shift_point(const react_ctl_t *c, double *from, double *to)
+{
+	int B = c->p.batch_epochs;
+	double p0, m, v0, v1, se, t;
+	if (!(c->p.shift > 0) || c->npool < B)
+		return -1;
+	p0 = gsl_stats_mean(c->pool, 1, (size_t)c->npool);
+	m = gsl_stats_mean(c->btime, 1, (size_t)B);
+	if (!(p0 > 0) || !(fabs(m - p0) > c->p.shift * p0))
+		return -1;
+	v0 = c->npool > 1 ? gsl_stats_variance_m(c->pool, 1, (size_t)c->npool, p0) : 0;
+	v1 = B > 1 ? gsl_stats_variance_m(c->btime, 1, (size_t)B, m) : 0;
+	t = welch_t(v0, c->npool, v1, B, SHIFT_CONFIDENCE, &se);
+	if (fabs(m - p0) <= t * se)
+		return -1;
+	*from = p0;
+	for (int j = 0; j < B; j++)
+		if (m > p0 ? c->btime[j] > 0.5 * (p0 + m) : c->btime[j] < 0.5 * (p0 + m)) {
+			*to = gsl_stats_mean(c->btime + j, 1, (size_t)(B - j));
+			return j;
+		}
+	*to = m;
+	return 0;
+}
+
 typedef enum { V_KEEP, V_REVERT, V_EXTEND } verdict_t;
 
 /* Judge G1 (c->test_times) against G0's stored batch. */
@@ -360,16 +404,7 @@ static verdict_t judge(react_ctl_t *c, judged_t *jg, char *why, size_t whylen)
 		double p0 = gsl_stats_mean(c->pool, 1, (size_t)c->npool);
 		double v0 = c->npool > 1 ? gsl_stats_variance_m(c->pool, 1, (size_t)c->npool, p0) : 0;
 		double v1 = c->test_n > 1 ? gsl_stats_variance_m(c->test_times, 1, (size_t)c->test_n, m1) : 0;
-		double a = v0 / c->npool, b = v1 / c->test_n, se = sqrt(a + b), t = 0;
-		if (se > 0) {
-			double df = (a + b) * (a + b);
-			double den = (c->npool > 1 ? a * a / (c->npool - 1) : 0) +
-			             (c->test_n > 1 ? b * b / (c->test_n - 1) : 0);
-			df = den > 0 ? df / den : 1.0;
-			if (df < 1.0)
-				df = 1.0;
-			t = gsl_cdf_tdist_Pinv(c->p.confidence, df);
-		}
+		double se, t = welch_t(v0, c->npool, v1, c->test_n, c->p.confidence, &se);
 		jg->obs_gain = p0 > 0 ? 1.0 - m1 / p0 : 0.0;
 		jg->lo = p0 > 0 ? (p0 - m1 - t * se) / p0 : 0;
 		jg->hi = p0 > 0 ? (p0 - m1 + t * se) / p0 : 0;
@@ -486,7 +521,8 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 	judged_t jg;
 	double meanT = 0;
 	size_t ncong = 0;
-	int B = c->p.batch_epochs, reverted = 0, kept = 0, forced = 0, extend = 0;
+	int B = c->p.batch_epochs, reverted = 0, kept = 0, forced = 0, extend = 0, shifted = 0;
+	double shift_from = 0, shift_to = 0;
 	const char *action = "none";
 	char why[512], jwhy[256] = "";
 	double escalated = 0;
@@ -575,8 +611,36 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			action = "revert-best";
 		}
 	} else {
-		store_base_batch(c);
-		note_observed(c, ran, meanT);
+		int cp = kept ? -1 : shift_point(c, &shift_from, &shift_to);
+		if (cp >= 0) {
+			/* the network changed: every sample, rejection and failure so
+			 * far was measured on another network; the loop starts afresh
+			 * from the base with the batch's epochs after the change */
+			int n = B - cp;
+			set_base(c, c->base);
+			c->best = NULL;
+			c->failed_rounds = 0;
+			c->exploring = 1;
+			c->force_after = c->p.explore_rounds;
+			c->quiet_rounds = 0;
+			memset(c->seen, 0, c->F ? c->F : 1);
+			memcpy(c->base_fct, c->bfct + (size_t)cp * c->F, (size_t)n * c->F * sizeof *c->bfct);
+			memcpy(c->base_times, c->btime + cp, (size_t)n * sizeof *c->btime);
+			c->base_n = n;
+			c->npool = 0;
+			pool_add(c, c->base_times, n);
+			if (c->p.shift_history == REACT_SHIFT_HIST_FORGET)
+				react_history_keep_last(c->hist, n);
+			if ((st = react_detect(ran, c->base_fct, n, c->p.delta1, c->p.delta2, c->cong,
+			                       &ncong)) != REACT_OK)
+				goto fail;
+			note_observed(c, ran, shift_to);
+			c->st.shifts++;
+			shifted = 1;
+		} else {
+			store_base_batch(c);
+			note_observed(c, ran, meanT);
+		}
 		int want = ncong > 0 && c->exploring && c->attempts < c->p.max_attempts, waiting;
 		if (c->idle_wait > 0) {
 			/* steady congestion not seen since the backoff began ends it */
@@ -650,6 +714,12 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 		c->batch_open = epoch + 1;
 	}
 	c->st.batches++;
+	if (shifted) {
+		char tmp[sizeof why];
+		snprintf(tmp, sizeof tmp, "network changed (base %.4g -> %.4g s per epoch): the loop "
+		         "starts afresh; %s", shift_from, shift_to, why);
+		memcpy(why, tmp, sizeof why);
+	}
 	log_batch(c, epoch, ran, meanT, &dout, action, kept, &jg, why);
 	c->nbatch++;
 	c->nb = 0;

@@ -135,6 +135,17 @@ int react_history_pair(const react_history_t *h, react_rank_t src, react_rank_t 
 
 int react_history_epochs(const react_history_t *h) { return h ? h->n : 0; }
 
+void react_history_keep_last(react_history_t *h, int n)
+{
+	if (!h || n < 0)
+		return;
+	while (h->n > n) {
+		drop(h, h->head);
+		h->head = (h->head + 1) % h->H;
+		h->n--;
+	}
+}
+
 /*
  * Learned rates (the "pattern" estimator of decide.c).  A flow's time per
  * byte u is modelled as c0 x max(k(kout) + x_src, k(kin) + y_dst) + c0 z:

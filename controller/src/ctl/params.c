@@ -34,6 +34,7 @@ static const char *const keep_names[] = {"paper", "welch", NULL};
 static const char *const selection_names[] = {"first", "best", NULL};
 static const char *const pruning_names[] = {"degree", "estimate", NULL};
 static const char *const backoff_names[] = {"off", "doubling", NULL};
+static const char *const shift_hist_names[] = {"keep", "forget", NULL};
 
 #define OFF(f) offsetof(react_params_t, f)
 
@@ -120,6 +121,13 @@ static const pdesc_t params_table[] = {
 	 * reached only by a wider beam */
 	{"beam", "-", "patterns", P_INT, OFF(beam), 16, 1, 64,
 	 "selection best: patterns the beam search keeps at each depth", NULL},
+	{"shift", "-", "fraction", P_DOUBLE, OFF(shift), 0.15, 0.0, 1e6,
+	 "a base batch whose mean epoch time moved by more than this fraction from the base's "
+	 "sample, significantly (0.99), marks a change of the network: the loop starts afresh "
+	 "(0: off)", NULL},
+	{"shift_history", "-", "-", P_ENUM, OFF(shift_history), REACT_SHIFT_HIST_FORGET, 0, 1,
+	 "keep | forget: on a shift, the FCT history before it is kept (ages out after H) or "
+	 "dropped", shift_hist_names},
 };
 #define NPARAMS (sizeof params_table / sizeof params_table[0])
 _Static_assert(NPARAMS <= REACT_PARAMS_MAX / 2, "REACT_PARAMS_MAX leaves room for symbols");
@@ -179,12 +187,13 @@ static const pdesc_t *find(const char *key)
 static const char *const profile_paper[] = {"estimator", "paper", "keep_rule", "paper",
                                             "selection", "first", "pruning", "degree",
                                             "max_accepted", "4", "escalation", "0",
-                                            "search_backoff", "off", "epsilon", "0.05", NULL};
+                                            "search_backoff", "off", "epsilon", "0.05", "shift", "0",
+                                            "shift_history", "keep", NULL};
 static const char *const profile_default[] = {"estimator", "pattern", "keep_rule", "welch",
                                               "selection", "best", "pruning", "estimate",
                                               "max_accepted", "8", "escalation", "2",
                                               "search_backoff", "doubling", "epsilon", "0.03",
-                                              NULL};
+                                              "shift", "0.15", "shift_history", "forget", NULL};
 
 react_status_t react_params_profile(react_params_t *p, const char *name, char *why, size_t whylen)
 {
