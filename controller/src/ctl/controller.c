@@ -45,6 +45,17 @@
  * K_t grows by trials_growth after every batch that ran a search.
  * Without detected congestion nothing is searched except by the forced
  * rule, so an uncongested job keeps its pattern.
+ * shift: a batch on the base whose mean epoch time is more than `shift`
+ * away from the base's sample (the pool), significantly at 0.99 (Welch),
+ * means the network changed under the job (congestion that starts, ends
+ * or moves): every sample, rejection, failed round and best-observed time
+ * was measured on another network.  The loop starts afresh from the base:
+ * its sample becomes the batch's epochs from the first one on the new
+ * level, rejections, attempts, failed rounds and backoff are cleared, and
+ * with shift_history forget the FCT history keeps only those epochs (the
+ * learned rates blame an endpoint only when all its records are slow, so
+ * records from before a load hide it for H epochs).  Judged batches are
+ * not tested: a kept pattern's first batch is the winner of a selection.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -78,8 +78,8 @@ static const pdesc_t params_table[] = {
 	/* The readings below were chosen by measurement (docs/controller.md,
 	 * results/bench/decisions.txt); profile=paper restores the literal ones. */
 	{"profile", "-", "-", P_ENUM, OFF(profile), REACT_PROFILE_DEFAULT, 0, 1,
-	 "default | paper: sets estimator, keep_rule, selection, pruning, K_max, escalation, "
-	 "search_backoff at once", profile_names},
+	 "default | paper: sets estimator, keep_rule, selection, pruning, K_max, epsilon, "
+	 "escalation, search_backoff, shift, shift_history at once", profile_names},
 	{"estimator", "-", "-", P_ENUM, OFF(estimator), REACT_EST_PATTERN, 0, 1,
 	 "paper (old critical paths) | pattern (whole pattern from learned rates)",
 	 estimator_names},
@@ -121,6 +121,10 @@ static const pdesc_t params_table[] = {
 	 * reached only by a wider beam */
 	{"beam", "-", "patterns", P_INT, OFF(beam), 16, 1, 64,
 	 "selection best: patterns the beam search keeps at each depth", NULL},
+	/* 0.15: fig5a-onset in-sample / held out captured 0.44 / 0.77 at 0,
+	 * 1.01 / 1.10 at 0.15; 0.05 and 0.1 fire on the stationary sets'
+	 * noise (fig8 -0.1 point, more late changes), 0.2 misses smaller
+	 * changes (docs/controller.md, "Congestion that moves") */
 	{"shift", "-", "fraction", P_DOUBLE, OFF(shift), 0.15, 0.0, 1e6,
 	 "a base batch whose mean epoch time moved by more than this fraction from the base's "
 	 "sample, significantly (0.99), marks a change of the network: the loop starts afresh "
