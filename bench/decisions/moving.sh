@@ -6,7 +6,7 @@
 #   onset    external flows start at 400 ms (about epoch 50): seeds 1..10,
 #            p {2, 4}, congested_pairs {1, 2, 4}                (60 runs)
 #   weak     the same with p 1, congested_pairs {1, 2}, seeds 11..30:
-#            changes of 5-40 % in epoch time                    (40 runs)
+#            the baseline's epoch time grows by 6-30 %          (40 runs)
 #   release  external flows end at 400 ms: seeds 1..10, p {2, 4},
 #            congested_pairs {1, 2, 4}; after it nothing can be gained (60 runs)
 # Per set: the mean gain over the epochs from `from` (50 for onset and
