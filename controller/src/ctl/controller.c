@@ -515,13 +515,25 @@ static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dou
 	return REACT_OK;
 }
 
-static void store_base_batch(react_ctl_t *c)
+/* The base's stored batch: the batch that just ran from its epoch `from`
+ * on (0: all of it), also added to the base's sample. */
+static void store_base_batch(react_ctl_t *c, int from)
 {
-	int B = c->p.batch_epochs;
-	memcpy(c->base_fct, c->bfct, (size_t)B * c->F * sizeof *c->bfct);
-	memcpy(c->base_times, c->btime, (size_t)B * sizeof *c->btime);
-	c->base_n = B;
-	pool_add(c, c->btime, B);
+	int n = c->p.batch_epochs - from;
+	memcpy(c->base_fct, c->bfct + (size_t)from * c->F, (size_t)n * c->F * sizeof *c->bfct);
+	memcpy(c->base_times, c->btime + from, (size_t)n * sizeof *c->btime);
+	c->base_n = n;
+	pool_add(c, c->base_times, n);
+}
+
+/* A new base (a kept change, or the base on a changed network): the
+ * rounds of exploration start again from it */
+static void explore_from(react_ctl_t *c, const react_pattern_t *p)
+{
+	set_base(c, p);
+	c->failed_rounds = 0;
+	c->exploring = 1;
+	c->force_after = c->p.explore_rounds;
 }
 
 static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_pattern_t *ran,
@@ -563,14 +575,11 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			kept = 1;
 			snprintf(why, sizeof why, "%s", jwhy);
 			note_observed(c, c->test, gsl_stats_mean(c->test_times, 1, (size_t)c->test_n));
-			set_base(c, c->test);
+			explore_from(c, c->test);
 			/* the new base's sample: its test batches but the last, which
 			 * store_base_batch adds below */
 			c->npool = 0;
 			pool_add(c, c->test_times, c->test_n - B);
-			c->failed_rounds = 0;
-			c->exploring = 1;
-			c->force_after = c->p.explore_rounds;
 			c->test = NULL;
 		} else {
 			action = "revert";
@@ -627,29 +636,22 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			/* the network changed: every sample, rejection and failure so
 			 * far was measured on another network; the loop starts afresh
 			 * from the base with the batch's epochs after the change */
-			int n = B - cp;
-			set_base(c, c->base);
+			explore_from(c, c->base);
 			c->best = NULL;
-			c->failed_rounds = 0;
-			c->exploring = 1;
-			c->force_after = c->p.explore_rounds;
 			c->quiet_rounds = 0;
 			memset(c->seen, 0, c->F ? c->F : 1);
-			memcpy(c->base_fct, c->bfct + (size_t)cp * c->F, (size_t)n * c->F * sizeof *c->bfct);
-			memcpy(c->base_times, c->btime + cp, (size_t)n * sizeof *c->btime);
-			c->base_n = n;
 			c->npool = 0;
-			pool_add(c, c->base_times, n);
+			store_base_batch(c, cp);
 			if (c->p.shift_history == REACT_SHIFT_HIST_FORGET)
-				react_history_keep_last(c->hist, n);
-			if ((st = react_detect(ran, c->base_fct, n, c->p.delta1, c->p.delta2, c->cong,
+				react_history_keep_last(c->hist, c->base_n);
+			if ((st = react_detect(ran, c->base_fct, c->base_n, c->p.delta1, c->p.delta2, c->cong,
 			                       &ncong)) != REACT_OK)
 				goto fail;
 			note_observed(c, ran, shift_to);
 			c->st.shifts++;
 			shifted = 1;
 		} else {
-			store_base_batch(c);
+			store_base_batch(c, 0);
 			note_observed(c, ran, meanT);
 		}
 		int want = ncong > 0 && c->exploring && c->attempts < c->p.max_attempts, waiting;
