@@ -538,3 +538,64 @@ Test(loop, noise_is_no_shift)
 	onset_run(0.15, 0, 0.1, &b);
 	cr_assert_eq(a + b, 0, "%d and %d shifts on networks that did not change", a, b);
 }
+
+/* The network slows down (every link at half its rate) in the epoch the
+ * first candidate goes under test: its batch runs far slower than the
+ * base's sample, which was measured before.  The revert hands back to the
+ * base for a batch instead of judging the next candidate against the same
+ * stale sample, and that batch shows the change of the network (one
+ * shift).  With shift 0 (the paper's loop) the next candidate follows at
+ * once.  Escalation 0: every candidate that passes epsilon is tried.
+ * Returns whether the first revert scheduled the base; *nshift the shifts. */
+static int slowdown_during_test(double shift, int *nshift)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n1 = {0}, n2 = {0};
+	react_ctl_t *c;
+	react_ctl_stats_t st;
+	double *fct, T;
+	int64_t slow_from = -1;
+	int reverts = 0, to_base = 0;
+	react_params_default(&prm);
+	prm.shift = shift;
+	prm.escalation = 0;
+	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &g), REACT_OK);
+	n1.N = n2.N = 16;
+	n1.slow = slow_into(16, 1, 3.0);
+	n2.slow = slow_into(16, 1, 3.0);
+	for (int i = 0; i < 16 * 16; i++)
+		n2.slow[i] *= 2.0;
+	fct = malloc(g->nflows * sizeof *fct);
+	cr_assert_eq(react_ctl_create(g, &prm, &c), REACT_OK);
+	for (int64_t e = 0; e < 60; e++) {
+		const react_pattern_t *p = react_ctl_pattern_for(c, e);
+		react_decision_t d;
+		net_run(slow_from >= 0 && e >= slow_from ? &n2 : &n1, p, e, fct, &T);
+		cr_assert_eq(react_ctl_observe(c, e, fct, p->nflows, T, &d), REACT_OK);
+		if (d.changed && slow_from < 0)
+			slow_from = d.apply_epoch;
+		if (d.changed && d.reverted && reverts++ == 0)
+			to_base = react_pattern_equal(d.pattern, g);
+	}
+	cr_assert_geq(slow_from, 0, "no candidate was tried");
+	cr_assert_gt(reverts, 0, "the candidate on the slower network was not reverted");
+	react_ctl_stats(c, &st);
+	*nshift = (int)st.shifts;
+	react_ctl_destroy(c);
+	free(fct);
+	free(n1.slow);
+	free(n2.slow);
+	react_pattern_destroy(g);
+	return to_base;
+}
+
+Test(loop, a_candidate_far_slower_than_the_sample_hands_back_to_the_base)
+{
+	int on, off;
+	cr_assert(slowdown_during_test(0.15, &on),
+	          "the revert went on to the next candidate, not to the base");
+	cr_assert_eq(on, 1, "%d shifts after the network slowed down", on);
+	cr_assert_not(slowdown_during_test(0, &off), "with shift 0 the revert ran the base again");
+	cr_assert_eq(off, 0);
+}

@@ -56,6 +56,11 @@
  * learned rates blame an endpoint only when all its records are slow, so
  * records from before a load hide it for H epochs).  Judged batches are
  * not tested: a kept pattern's first batch is the winner of a selection.
+ * A reverted G1 that ran more than `shift` slower than the base's sample
+ * is either a bad candidate or the first sight of a changed network: the
+ * base runs one batch (no next candidate at once, no move to the best
+ * pattern), so that the shift test can tell; if the network did not
+ * change, the loop goes on from that batch.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -104,6 +109,7 @@ struct react_ctl {
 	const react_pattern_t *best;     /* best pattern observed, and its mean time */
 	double best_T;
 	int force_after;                 /* quiet batches before a forced round */
+	int probing;                     /* the base runs after a revert that shift_suspect flagged */
 	react_equiv_t *equiv;            /* of `base`, lazily */
 	const react_pattern_t *equiv_of;
 	int equiv_tried;
@@ -388,6 +394,26 @@ static int shift_point(const react_ctl_t *c, double *from, double *to)
 	return 0;
 }
 
+/* A reverted G1 whose batches ran slower than the base's sample by the
+ * shift rule's measure (more than `shift`, significant at 0.99;
+ * params.shift > 0): the loop cannot tell a bad candidate from a network
+ * that changed during its test, and the next candidate would be judged
+ * against the same stale sample, so the base runs again first. */
+static int shift_suspect(const react_ctl_t *c)
+{
+	double p0, m1, v0, v1, se, t;
+	if (!(c->p.shift > 0) || c->npool < 1 || c->test_n < 1)
+		return 0;
+	p0 = gsl_stats_mean(c->pool, 1, (size_t)c->npool);
+	m1 = gsl_stats_mean(c->test_times, 1, (size_t)c->test_n);
+	if (!(p0 > 0) || !(m1 > (1.0 + c->p.shift) * p0))
+		return 0;
+	v0 = c->npool > 1 ? gsl_stats_variance_m(c->pool, 1, (size_t)c->npool, p0) : 0;
+	v1 = c->test_n > 1 ? gsl_stats_variance_m(c->test_times, 1, (size_t)c->test_n, m1) : 0;
+	t = welch_t(v0, c->npool, v1, c->test_n, SHIFT_CONFIDENCE, &se);
+	return m1 - p0 > t * se;
+}
+
 typedef enum { V_KEEP, V_REVERT, V_EXTEND } verdict_t;
 
 /* Judge G1 (c->test_times) against G0's stored batch. */
@@ -536,6 +562,14 @@ static void explore_from(react_ctl_t *c, const react_pattern_t *p)
 	c->force_after = c->p.explore_rounds;
 }
 
+/* Exploration stopped (E_max): the best pattern observed becomes the base */
+static const react_pattern_t *stick_to_best(react_ctl_t *c)
+{
+	set_base(c, c->best);
+	c->npool = 0;
+	return c->best;
+}
+
 static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_pattern_t *ran,
                                 react_decision_t *d)
 {
@@ -600,7 +634,15 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 	if (extend) {
 		/* G1 runs one more batch */
 	} else if (reverted) {
-		if (c->exploring && c->attempts < c->p.max_attempts) {
+		if (shift_suspect(c)) {
+			/* G1 ran slower than the base's sample by more than the shift
+			 * threshold: a bad candidate or a network that changed under
+			 * it.  The base runs one batch, where the shift test tells */
+			c->probing = 1;
+			snprintf(why + strlen(why), sizeof why - strlen(why),
+			         "; slower than the base's sample by more than shift: the base runs a "
+			         "batch (the network may have changed)");
+		} else if (c->exploring && c->attempts < c->p.max_attempts) {
 			/* Algorithm 1 on G0 at once, with G0's stored batch */
 			size_t nc0 = 0;
 			if ((st = react_detect(c->base, c->base_fct, c->base_n, c->p.delta1, c->p.delta2,
@@ -622,16 +664,13 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 				action = "revert+change";
 			}
 		} else if (!c->exploring && c->best && c->best != c->base) {
-			/* exploration stopped: stick to the best pattern observed */
-			set_base(c, c->best);
-			c->npool = 0;
-			sched = c->best;
+			sched = stick_to_best(c);
 			snprintf(why + strlen(why), sizeof why - strlen(why),
 			         "; exploration stopped (E_max): the best pattern observed");
 			action = "revert-best";
 		}
 	} else {
-		int cp = kept ? -1 : shift_point(c, &shift_from, &shift_to);
+		int cp = kept ? -1 : shift_point(c, &shift_from, &shift_to), best_now;
 		if (cp >= 0) {
 			/* the network changed: every sample, rejection and failure so
 			 * far was measured on another network; the loop starts afresh
@@ -654,7 +693,12 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			store_base_batch(c, 0);
 			note_observed(c, ran, meanT);
 		}
-		int want = ncong > 0 && c->exploring && c->attempts < c->p.max_attempts, waiting;
+		/* the batch after a flagged revert showed no change of the network:
+		 * the revert's own course, had exploration stopped */
+		best_now = c->probing && !shifted && !c->exploring && c->best && c->best != c->base;
+		c->probing = 0;
+		int want = !best_now && ncong > 0 && c->exploring && c->attempts < c->p.max_attempts,
+		    waiting;
 		if (c->idle_wait > 0) {
 			/* steady congestion not seen since the backoff began ends it */
 			int fresh = 0;
@@ -666,7 +710,7 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			if (fresh)
 				c->idle_wait = c->idle_left = 0;
 		}
-		forced = c->quiet_rounds >= c->force_after;
+		forced = !best_now && c->quiet_rounds >= c->force_after;
 		waiting = want && !forced && c->idle_left > 0;
 		if (waiting)
 			c->idle_left--;
@@ -706,6 +750,12 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 				         waiting ? "no search: backoff after a fruitless one"
 				         : !c->exploring ? "exploration stopped (E_max)"
 				                         : "attempts exhausted (A_max)");
+		}
+		if (best_now) {
+			sched = stick_to_best(c);
+			snprintf(why, sizeof why, "exploration stopped (E_max), no change of the network: "
+			         "the best pattern observed");
+			action = "revert-best";
 		}
 	}
 	if (sched) {
