@@ -127,8 +127,9 @@ static const pdesc_t params_table[] = {
 	 * changes (docs/controller.md, "Congestion that moves") */
 	{"shift", "-", "fraction", P_DOUBLE, OFF(shift), 0.15, 0.0, 1e6,
 	 "a base batch whose mean epoch time moved by more than this fraction from the base's "
-	 "sample, significantly (0.99), marks a change of the network: the loop starts afresh "
-	 "(0: off)", NULL},
+	 "sample, significantly (0.99), marks a change of the network: the loop starts afresh; "
+	 "a reverted candidate that much slower hands back to the base for a batch (0: off)",
+	 NULL},
 	{"shift_history", "-", "-", P_ENUM, OFF(shift_history), REACT_SHIFT_HIST_FORGET, 0, 1,
 	 "keep | forget: on a shift, the FCT history before it is kept (ages out after H) or "
 	 "dropped", shift_hist_names},
