@@ -363,26 +363,38 @@ static double welch_t(double v0, int n0, double v1, int n1, double conf, double 
 	return gsl_cdf_tdist_Pinv(conf, df < 1.0 ? 1.0 : df);
 }
 
-/* A change of the network seen on the base (params.shift): the batch that
- * just ran on the base has a mean epoch time more than `shift` away from
- * the base's sample (the pool), and the difference is significant at 0.99.
- * Returns the first epoch of the batch on the new level (the first nearer
- * the batch's mean than the pool's), or -1 when nothing changed. */
+/* The shift rule's measure (params.shift > 0): the n epoch times x have a
+ * mean more than `shift` away from the base's sample (the pool), and the
+ * difference is significant at 0.99 (Welch).  Returns +1 (slower) or -1
+ * (faster) with *p0 and *m the two means, 0 when neither. */
 #define SHIFT_CONFIDENCE 0.99
+static int beyond_shift(const react_ctl_t *c, const double *x, int n, double *p0, double *m)
+{
+	double v0, v1, se, t;
+	if (!(c->p.shift > 0) || c->npool < 1 || n < 1)
+		return 0;
+	*p0 = gsl_stats_mean(c->pool, 1, (size_t)c->npool);
+	*m = gsl_stats_mean(x, 1, (size_t)n);
+	if (!(*p0 > 0) || !(fabs(*m - *p0) > c->p.shift * *p0))
+		return 0;
+	v0 = c->npool > 1 ? gsl_stats_variance_m(c->pool, 1, (size_t)c->npool, *p0) : 0;
+	v1 = n > 1 ? gsl_stats_variance_m(x, 1, (size_t)n, *m) : 0;
+	t = welch_t(v0, c->npool, v1, n, SHIFT_CONFIDENCE, &se);
+	if (fabs(*m - *p0) <= t * se)
+		return 0;
+	return *m > *p0 ? 1 : -1;
+}
+
+/* A change of the network seen on the base: the batch that just ran on
+ * the base is beyond the shift rule's measure (and the pool holds at least
+ * a batch).  Returns the first epoch of the batch on the new level (the
+ * first nearer the batch's mean than the pool's), or -1 when nothing
+ * changed. */
 static int shift_point(const react_ctl_t *c, double *from, double *to)
 {
 	int B = c->p.batch_epochs;
-	double p0, m, v0, v1, se, t;
-	if (!(c->p.shift > 0) || c->npool < B)
-		return -1;
-	p0 = gsl_stats_mean(c->pool, 1, (size_t)c->npool);
-	m = gsl_stats_mean(c->btime, 1, (size_t)B);
-	if (!(p0 > 0) || !(fabs(m - p0) > c->p.shift * p0))
-		return -1;
-	v0 = c->npool > 1 ? gsl_stats_variance_m(c->pool, 1, (size_t)c->npool, p0) : 0;
-	v1 = B > 1 ? gsl_stats_variance_m(c->btime, 1, (size_t)B, m) : 0;
-	t = welch_t(v0, c->npool, v1, B, SHIFT_CONFIDENCE, &se);
-	if (fabs(m - p0) <= t * se)
+	double p0, m;
+	if (c->npool < B || !beyond_shift(c, c->btime, B, &p0, &m))
 		return -1;
 	*from = p0;
 	for (int j = 0; j < B; j++)
@@ -395,23 +407,13 @@ static int shift_point(const react_ctl_t *c, double *from, double *to)
 }
 
 /* A reverted G1 whose batches ran slower than the base's sample by the
- * shift rule's measure (more than `shift`, significant at 0.99;
- * params.shift > 0): the loop cannot tell a bad candidate from a network
- * that changed during its test, and the next candidate would be judged
- * against the same stale sample, so the base runs again first. */
+ * shift rule's measure: the loop cannot tell a bad candidate from a
+ * network that changed during its test, and the next candidate would be
+ * judged against the same stale sample, so the base runs again first. */
 static int shift_suspect(const react_ctl_t *c)
 {
-	double p0, m1, v0, v1, se, t;
-	if (!(c->p.shift > 0) || c->npool < 1 || c->test_n < 1)
-		return 0;
-	p0 = gsl_stats_mean(c->pool, 1, (size_t)c->npool);
-	m1 = gsl_stats_mean(c->test_times, 1, (size_t)c->test_n);
-	if (!(p0 > 0) || !(m1 > (1.0 + c->p.shift) * p0))
-		return 0;
-	v0 = c->npool > 1 ? gsl_stats_variance_m(c->pool, 1, (size_t)c->npool, p0) : 0;
-	v1 = c->test_n > 1 ? gsl_stats_variance_m(c->test_times, 1, (size_t)c->test_n, m1) : 0;
-	t = welch_t(v0, c->npool, v1, c->test_n, SHIFT_CONFIDENCE, &se);
-	return m1 - p0 > t * se;
+	double p0, m1;
+	return beyond_shift(c, c->test_times, c->test_n, &p0, &m1) > 0;
 }
 
 typedef enum { V_KEEP, V_REVERT, V_EXTEND } verdict_t;
