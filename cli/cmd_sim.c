@@ -295,6 +295,7 @@ static void sweep_usage(FILE *f)
 	        "usage: react sweep SCENARIO [-j N | --mpi] [-o DIR] [--backend flow|dctcp|ns3]\n"
 	        "                   [--set KEY=VALUE]... [--trace] [--no-plot] [--quiet]\n"
 	        "                   [--oracle [--oracle-cache DIR] [--oracle-opt KEY=VALUE]...]\n"
+	        "                   [--baseline-from DIR]\n"
 	        "  Runs every configuration of SCENARIO (the cross product of its swept\n"
 	        "  fields), baseline and REACT each, and writes (default DIR: results/<name>):\n"
 	        "    DIR/runs.csv              one row per configuration and job\n"
@@ -316,6 +317,12 @@ static void sweep_usage(FILE *f)
 	        "            without REACT's parameters, search options) is reused\n"
 	        "  --oracle-cache DIR      also keep and look up oracle results in DIR/<fingerprint>/\n"
 	        "  --oracle-opt KEY=VALUE  a search knob (react oracle --help lists them)\n"
+	        "  --baseline-from DIR  take each configuration's baseline from the run in\n"
+	        "            DIR/runs/ whose config.txt describes it (a sweep that ran it before,\n"
+	        "            e.g. with other REACT parameters; DIR may be the output directory)\n"
+	        "            instead of running it again; where none does, or its epochs.csv\n"
+	        "            lacks a baseline epoch, the baseline runs and stderr says why\n"
+	        "            (docs/scenarios.md, \"Reusing baselines\")\n"
 	        "exit: 0 done, 2 bad input or a failed run\n");
 }
 
@@ -379,11 +386,21 @@ int sweep_one(const react_scenario_t *s, const common_opts_t *o, const sweep_opt
 	char why[1024];
 	if (be && react_run_dir_check(so->out, s, cfg, why, sizeof why) != REACT_RUN_DIR_DONE) {
 		react_run_write_opts_t wo = {.trace = so->trace, .backend = be, .oracle = of};
+		react_drive_result_t *base = NULL;
+		if (so->baseline_from) {
+			react_status_t bs = react_run_dir_baseline(so->baseline_from, cfg, &base, why,
+			                                           sizeof why);
+			if (bs != REACT_OK)
+				fprintf(stderr, "\nreact sweep: %s (%s): --baseline-from %s: %s; the baseline "
+				        "runs\n", cfg->id, cfg->key, so->baseline_from, why);
+			wo.baseline = base;
+		}
 		remove_lost_runs(so->out, cfg->id);
 		if (react_run_dir_make(so->out, s, cfg, &wo, NULL, err, sizeof err) != REACT_OK)
 			fprintf(stderr, "\nreact sweep: %s (%s): %s\n", cfg->id, cfg->key, err);
 		else
 			rc = 0;
+		react_drive_result_destroy(base);
 	} else if (be) {
 		/* a complete run directory without (this) oracle: the summary's columns
 		 * first, then the files, so that an interruption leaves it unfinished */
@@ -754,6 +771,12 @@ int react_cmd_sweep(int argc, char **argv)
 			so.quiet = 1;
 		} else if (!strcmp(argv[i], "--oracle")) {
 			so.oracle = 1;
+		} else if (!strcmp(argv[i], "--baseline-from")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "react sweep: --baseline-from needs a directory\n");
+				return 2;
+			}
+			so.baseline_from = argv[++i];
 		} else if (!strcmp(argv[i], "--oracle-cache") || !strcmp(argv[i], "--oracle-opt")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "react sweep: %s needs a value\n", argv[i]);

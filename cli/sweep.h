@@ -21,6 +21,7 @@ typedef struct sweep_opts {
 	int oracle;                 /* --oracle */
 	const char *oracle_cache;   /* --oracle-cache DIR, or NULL */
 	react_oracle_opts_t oopts;  /* --oracle-opt */
+	const char *baseline_from;  /* --baseline-from DIR, or NULL */
 	/* NULL: the sweep reports its progress itself (unless quiet); else the
 	 * line it counts its runs on (react regress: all scenarios' runs),
 	 * progress_before of them counted before this sweep */

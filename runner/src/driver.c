@@ -179,6 +179,101 @@ void react_drive_result_destroy(react_drive_result_t *r)
 	free(r);
 }
 
+/* The result of recs (sorted by job, then epoch; taken over on success):
+ * per job its name, on[j], epochs ran, warm-up (clamped below the epochs),
+ * pattern changes and the mean/p95 summary of the epochs after warm-up;
+ * the controller's counters are left zero. */
+static react_status_t result_of(const react_run_cfg_t *cfg, const int64_t *warmup, const int *on,
+                                react_epoch_rec_t *recs, size_t nrecs, react_drive_result_t **out)
+{
+	react_drive_result_t *res = calloc(1, sizeof *res);
+	double *times = malloc((nrecs ? nrecs : 1) * sizeof *times);
+	*out = NULL;
+	if (!res || !times || !(res->jobs = calloc((size_t)cfg->njobs, sizeof *res->jobs))) {
+		free(times);
+		react_drive_result_destroy(res);
+		return REACT_ENOMEM;
+	}
+	res->njobs = cfg->njobs;
+	for (int32_t j = 0; j < cfg->njobs; j++) {
+		const react_job_cfg_t *jc = &cfg->jobs[j];
+		react_job_summary_t *js = &res->jobs[j];
+		snprintf(js->name, sizeof js->name, "%s", jc->name);
+		js->react = on[j];
+		js->message_bytes = jc->message_bytes;
+		js->warmup = warmup ? warmup[j] : 0;
+		size_t n = 0;
+		for (size_t i = 0; i < nrecs; i++)
+			if (recs[i].job == j)
+				js->epochs++;
+		if (js->warmup >= js->epochs)
+			js->warmup = js->epochs - 1;
+		for (size_t i = 0; i < nrecs; i++) {
+			const react_epoch_rec_t *r = &recs[i];
+			if (r->job != j)
+				continue;
+			js->pattern_changes += r->changed;
+			if (r->epoch >= js->warmup)
+				times[n++] = r->time_s;
+		}
+		react_epoch_summary(times, n, jc->message_bytes, &js->mean_time_s, &js->p95_time_s,
+		                    &js->mean_algbw_gbps, &js->p95_algbw_gbps);
+	}
+	free(times);
+	res->nrecs = nrecs;
+	res->recs = recs;
+	*out = res;
+	return REACT_OK;
+}
+
+react_status_t react_drive_result_of_records(const react_run_cfg_t *cfg, const int64_t *warmup,
+                                             const react_epoch_rec_t *recs, size_t nrecs,
+                                             react_drive_result_t **out, char *err,
+                                             size_t errlen)
+{
+	*out = NULL;
+	if (!cfg || cfg->njobs < 1 || !cfg->jobs || (nrecs && !recs)) {
+		snprintf(err, errlen, "expected a run with at least one job");
+		return REACT_EINVAL;
+	}
+	/* every job's epochs 0 .. epochs-1, in order, each with a time > 0 */
+	size_t i = 0;
+	for (int32_t j = 0; j < cfg->njobs; j++) {
+		const react_job_cfg_t *jc = &cfg->jobs[j];
+		for (int64_t e = 0; e < jc->epochs; e++, i++) {
+			if (i >= nrecs || recs[i].job != j || recs[i].epoch != e) {
+				snprintf(err, errlen, "job '%s': expected epoch %lld of %lld, %s", jc->name,
+				         (long long)e, (long long)jc->epochs,
+				         i >= nrecs ? "the records end" : "found another record");
+				return REACT_EINVAL;
+			}
+			if (!(recs[i].time_s > 0)) {
+				snprintf(err, errlen, "job '%s' epoch %lld: time %g s, expected > 0", jc->name,
+				         (long long)e, recs[i].time_s);
+				return REACT_EINVAL;
+			}
+		}
+	}
+	if (i != nrecs) {
+		snprintf(err, errlen, "%zu records after the last job's last epoch", nrecs - i);
+		return REACT_EINVAL;
+	}
+	react_epoch_rec_t *copy = malloc((nrecs ? nrecs : 1) * sizeof *copy);
+	int *on = calloc((size_t)cfg->njobs, sizeof *on);
+	react_status_t st = REACT_ENOMEM;
+	if (copy && on) {
+		if (nrecs)
+			memcpy(copy, recs, nrecs * sizeof *copy);
+		st = result_of(cfg, warmup, on, copy, nrecs, out);
+	}
+	free(on);
+	if (st != REACT_OK) {
+		free(copy);
+		snprintf(err, errlen, "out of memory");
+	}
+	return st;
+}
+
 react_status_t react_drive(const react_backend_ops_t *be, const react_run_cfg_t *cfg,
                            const react_drive_opts_t *opts, react_drive_result_t **out,
                            char *err, size_t errlen)
@@ -186,7 +281,6 @@ react_status_t react_drive(const react_backend_ops_t *be, const react_run_cfg_t 
 	react_status_t st = REACT_OK;
 	dctx_t d;
 	react_drive_result_t *res = NULL;
-	double *times = NULL;
 
 	memset(&d, 0, sizeof d);
 	*out = NULL;
@@ -279,45 +373,25 @@ react_status_t react_drive(const react_backend_ops_t *be, const react_run_cfg_t 
 			goto fail;
 		}
 
-	if (!(res = calloc(1, sizeof *res)) ||
-	    !(res->jobs = calloc((size_t)cfg->njobs, sizeof *res->jobs)) ||
-	    !(times = malloc((d.nrecs ? d.nrecs : 1) * sizeof *times))) {
+	qsort(d.recs, d.nrecs, sizeof *d.recs, rec_cmp);
+	int *on = calloc((size_t)cfg->njobs, sizeof *on);
+	if (!on) {
 		st = REACT_ENOMEM;
 		goto fail;
 	}
-	qsort(d.recs, d.nrecs, sizeof *d.recs, rec_cmp);
-	res->njobs = cfg->njobs;
-	res->nrecs = d.nrecs;
-	res->recs = d.recs;
+	for (int32_t j = 0; j < cfg->njobs; j++)
+		on[j] = d.js[j].on;
+	st = result_of(cfg, opts ? opts->warmup : NULL, on, d.recs, d.nrecs, &res);
+	free(on);
+	if (st != REACT_OK)
+		goto fail;
 	d.recs = NULL;
-	for (int32_t j = 0; j < cfg->njobs; j++) {
-		const react_job_cfg_t *jc = &cfg->jobs[j];
-		react_job_summary_t *js = &res->jobs[j];
-		snprintf(js->name, sizeof js->name, "%s", jc->name);
-		js->react = d.js[j].on;
-		js->message_bytes = jc->message_bytes;
-		js->epochs = d.js[j].next;
-		js->warmup = opts && opts->warmup ? opts->warmup[j] : 0;
-		if (js->warmup >= js->epochs)
-			js->warmup = js->epochs - 1;
-		size_t n = 0;
-		for (size_t i = 0; i < res->nrecs; i++) {
-			const react_epoch_rec_t *r = &res->recs[i];
-			if (r->job != j)
-				continue;
-			js->pattern_changes += r->changed;
-			if (r->epoch >= js->warmup)
-				times[n++] = r->time_s;
-		}
-		react_epoch_summary(times, n, jc->message_bytes, &js->mean_time_s, &js->p95_time_s,
-		                    &js->mean_algbw_gbps, &js->p95_algbw_gbps);
+	for (int32_t j = 0; j < cfg->njobs; j++)
 		if (d.js[j].ctl)
-			react_ctl_stats(d.js[j].ctl, &js->ctl);
-	}
+			react_ctl_stats(d.js[j].ctl, &res->jobs[j].ctl);
 	*out = res;
 	res = NULL;
 fail:
-	free(times);
 	react_drive_result_destroy(res);
 	for (int32_t j = 0; d.js && j < cfg->njobs; j++) {
 		react_ctl_destroy(d.js[j].ctl);
@@ -380,7 +454,11 @@ react_status_t react_run_pair(const react_backend_ops_t *be, const react_config_
 		ob.on_epoch_ctx = &hb;
 		orr.on_epoch_ctx = &hr;
 	}
-	st = react_drive(be, &cfg->run, &ob, &out->baseline, e, sizeof e);
+	if (opts && opts->baseline)
+		st = react_drive_result_of_records(&cfg->run, cfg->warmup, opts->baseline->recs,
+		                                   opts->baseline->nrecs, &out->baseline, e, sizeof e);
+	else
+		st = react_drive(be, &cfg->run, &ob, &out->baseline, e, sizeof e);
 	if (st != REACT_OK) {
 		snprintf(err, errlen, "baseline: %s", e);
 		goto fail;

@@ -1,4 +1,5 @@
 /* Result files of simulated runs: run directories, runs.csv, epochs.csv. */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -607,6 +608,152 @@ done:
 	return st;
 }
 
+/* ---- a baseline that ran before ---- */
+
+/* config.txt's description past its first three lines (fingerprint, id,
+ * key), or NULL when it does not start with them. */
+static const char *desc_past_key(const char *text)
+{
+	static const char *const first[3] = {"fingerprint ", "id ", "key "};
+	for (int k = 0; k < 3; k++) {
+		if (strncmp(text, first[k], strlen(first[k])))
+			return NULL;
+		if (!(text = strchr(text, '\n')))
+			return NULL;
+		text++;
+	}
+	return text;
+}
+
+/* 1 when DIR/config.txt describes the configuration whose description past
+ * its key is want. */
+static int same_config(const char *dir, const char *want)
+{
+	char p[4400], err[256], *text = NULL;
+	snprintf(p, sizeof p, "%.4300s/config.txt", dir);
+	if (react_read_file(p, &text, NULL, err, sizeof err) != REACT_OK)
+		return 0;
+	const char *have = desc_past_key(text);
+	int same = have && !strcmp(have, want);
+	free(text);
+	return same;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* FROM/runs/<name> of the first run directory (cfg->id's first, then in
+ * name order) whose config.txt describes cfg; 0 when none does. */
+static int find_same_config(const char *from, const react_config_t *cfg, const char *want,
+                            char *dir, size_t n)
+{
+	char runs[4096];
+	snprintf(runs, sizeof runs, "%.4000s/runs", from);
+	snprintf(dir, n, "%s/%s", runs, cfg->id);
+	if (same_config(dir, want))
+		return 1;
+	DIR *d = opendir(runs);
+	if (!d)
+		return 0;
+	char **names = NULL;
+	size_t nn = 0, cap = 0;
+	int found = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (nn == cap) {
+			size_t nc = cap ? 2 * cap : 64;
+			char **nv = realloc(names, nc * sizeof *nv);
+			if (!nv)
+				break;
+			names = nv;
+			cap = nc;
+		}
+		if (!(names[nn] = strdup(e->d_name)))
+			break;
+		nn++;
+	}
+	closedir(d);
+	if (nn)
+		qsort(names, nn, sizeof *names, name_cmp);
+	for (size_t i = 0; i < nn && !found; i++) {
+		snprintf(dir, n, "%s/%s", runs, names[i]);
+		found = same_config(dir, want);
+	}
+	for (size_t i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+	return found;
+}
+
+react_status_t react_run_dir_baseline(const char *from, const react_config_t *cfg,
+                                      react_drive_result_t **out, char *why, size_t whylen)
+{
+	char dir[4400], p[4500], err[512], *want = NULL;
+	react_epoch_table_t *t = NULL;
+	react_epoch_rec_t *recs = NULL;
+	react_status_t st = REACT_ENOMEM;
+	struct stat sd;
+	*out = NULL;
+	if (stat(from, &sd) != 0 || !S_ISDIR(sd.st_mode)) {
+		snprintf(why, whylen, "not a directory");
+		return REACT_EIO;
+	}
+	/* the same inputs as far as config.txt records them: its description
+	 * past the id and key (the fingerprint covers REACT's parameters too,
+	 * and the baseline does not read them) */
+	if (!(want = config_text(cfg)) || !desc_past_key(want)) {
+		snprintf(why, whylen, "out of memory");
+		goto done;
+	}
+	if (!find_same_config(from, cfg, desc_past_key(want), dir, sizeof dir)) {
+		snprintf(why, whylen, "no run directory describes this configuration (config.txt "
+		         "past its key)");
+		st = REACT_EIO;
+		goto done;
+	}
+	snprintf(p, sizeof p, "%s/epochs.csv", dir);
+	if ((st = react_epochs_csv_read(p, &t, err, sizeof err)) != REACT_OK) {
+		snprintf(why, whylen, "%s", err);
+		goto done;
+	}
+	st = REACT_ENOMEM;
+	if (!(recs = malloc((t->n ? t->n : 1) * sizeof *recs))) {
+		snprintf(why, whylen, "out of memory");
+		goto done;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const react_epoch_row_t *r = &t->rows[i];
+		if (strcmp(r->mode, "baseline"))
+			continue;
+		int32_t j = 0;
+		while (j < cfg->run.njobs && strcmp(cfg->run.jobs[j].name, r->job))
+			j++;
+		if (j == cfg->run.njobs) {
+			snprintf(why, whylen, "%s: a baseline epoch of job '%s', which this configuration "
+			         "does not have", p, r->job);
+			st = REACT_EINVAL;
+			goto done;
+		}
+		/* as the driver records it: the time to the last digit (%.17g), the
+		 * bandwidth from it */
+		recs[n++] = (react_epoch_rec_t){j, r->epoch, r->start_s, r->time_s,
+		                                (double)cfg->run.jobs[j].message_bytes / r->time_s / 1e9,
+		                                r->pattern_hash, r->changed};
+	}
+	if ((st = react_drive_result_of_records(&cfg->run, cfg->warmup, recs, n, out, err,
+	                                        sizeof err)) != REACT_OK)
+		snprintf(why, whylen, "%s, the baseline: %s", p, err);
+done:
+	free(want);
+	free(recs);
+	react_epoch_table_destroy(t);
+	return st;
+}
+
 typedef struct trace_ctx {
 	react_trace_writer_t **w;
 	int32_t njobs;
@@ -749,7 +896,8 @@ react_status_t react_run_dir_make(const char *out, const react_scenario_t *s,
 			}
 		}
 	}
-	react_pair_opts_t po = {logs, NULL, NULL, o ? o->progress : NULL, o ? o->progress_ctx : NULL};
+	react_pair_opts_t po = {logs, NULL, NULL, o ? o->progress : NULL, o ? o->progress_ctx : NULL,
+	                        o ? o->baseline : NULL};
 	if (o && o->trace) {
 		po.on_epoch = trace_hook;
 		po.on_epoch_ctx = &tctx;

@@ -1,4 +1,5 @@
 /* react sweep: a rerun verifies finished runs before it counts them;
+ * --baseline-from reads each baseline back instead of running it;
  * --mpi (under mpirun -np 2) gives the same files as -j 1, resumes the same
  * way, and works with --oracle; a react without MPI says so. */
 #include <stdio.h>
@@ -75,6 +76,81 @@ Test(sweep, resume_verifies_finished_runs)
 	assert_contains(g_out, "4 run now, 0 already done");
 	assert_contains(g_err, "4 run directories in ");
 	assert_contains(g_err, "(c0000, ...) made from other inputs");
+}
+
+/* --baseline-from: a sweep with other REACT parameters takes each
+ * configuration's baseline from the run directory that describes it, read
+ * back to the last digit (the same files as a sweep that ran it), and runs
+ * it where none matches or the file lacks an epoch, saying why. */
+Test(sweep, baseline_from_reads_the_baselines_back)
+{
+	char w[4096], d0[4200], full[4200], re[4200], tam[4200], sub[4200], a[4400], b[4400];
+	workdir("baseline-from", w, sizeof w);
+	snprintf(d0, sizeof d0, "%s/d0", w);
+	snprintf(full, sizeof full, "%s/full", w);
+	snprintf(re, sizeof re, "%s/re", w);
+	snprintf(tam, sizeof tam, "%s/tam", w);
+	snprintf(sub, sizeof sub, "%s/sub", w);
+	cr_assert_eq(react("sweep", REG, "-o", d0, "--no-plot", NULL), 0, "%s", slurp(g_err));
+	cr_assert_eq(react("sweep", REG, "-o", full, "--no-plot", "--set", "params.epsilon=0.08",
+	                   NULL), 0, "%s", slurp(g_err));
+	snprintf(a, sizeof a, "%s/runs.csv", d0);
+	snprintf(b, sizeof b, "%s/runs.csv", full);
+	char *x = slurp(a), *y = slurp(b);
+	cr_assert_str_neq(x, y, "epsilon 0.08 changed no REACT run: the test proves nothing");
+	free(x);
+	free(y);
+	/* every baseline read back: the same files as the sweep that ran them */
+	cr_assert_eq(react("sweep", REG, "-o", re, "--no-plot", "--set", "params.epsilon=0.08",
+	                   "--baseline-from", d0, NULL), 0, "%s", slurp(g_err));
+	assert_lacks(g_err, "the baseline runs");
+	assert_same_tree(full, re);
+	/* read, not run: a baseline epoch changed in the file shows in the result */
+	sh("cp -r '%s' '%s'", d0, tam);
+	sh("sed -i 's/^baseline,tree,20,\\([^,]*\\),[^,]*,/baseline,tree,20,\\1,0.5,/' "
+	   "'%s/runs/c0001/epochs.csv'", tam);
+	snprintf(a, sizeof a, "%s/runs/c0001/epochs.csv", tam);
+	sh("grep -q '^baseline,tree,20,[^,]*,0.5,' '%s'", a);
+	snprintf(b, sizeof b, "%s/t", w);
+	cr_assert_eq(react("sweep", REG, "-o", b, "--no-plot", "--set", "params.epsilon=0.08",
+	                   "--baseline-from", tam, NULL), 0, "%s", slurp(g_err));
+	snprintf(a, sizeof a, "%s/t/runs/c0001/epochs.csv", w);
+	sh("grep -q '^baseline,tree,20,[^,]*,0.5,0.008000,' '%s'", a);
+	snprintf(a, sizeof a, "%s/t/runs/c0000/epochs.csv", w);
+	snprintf(b, sizeof b, "%s/runs/c0000/epochs.csv", full);
+	assert_same_file(a, b);
+	/* a sweep of one seed finds its runs under other ids (c0002, c0003) */
+	cr_assert_eq(react("sweep", REG, "-o", sub, "--no-plot", "--set", "seed=2", "--set",
+	                   "params.epsilon=0.08", "--baseline-from", tam, NULL), 0, "%s",
+	             slurp(g_err));
+	assert_lacks(g_err, "the baseline runs");
+	snprintf(a, sizeof a, "%s/runs/c0000/epochs.csv", sub);
+	snprintf(b, sizeof b, "%s/runs/c0002/epochs.csv", full);
+	assert_same_file(a, b);
+	/* the last baseline epoch missing from one file, another configuration
+	 * (fewer epochs) for all: each baseline runs, and stderr says why */
+	sh("sed -i '/^baseline,tree,39,/d' '%s/runs/c0003/epochs.csv'", tam);
+	snprintf(b, sizeof b, "%s/t2", w);
+	cr_assert_eq(react("sweep", REG, "-o", b, "--no-plot", "--set", "params.epsilon=0.08",
+	                   "--baseline-from", tam, NULL), 0, "%s", slurp(g_err));
+	assert_contains(g_err, "c0003 (seed=2 congested_pairs=3): --baseline-from ");
+	assert_contains(g_err, "/runs/c0003/epochs.csv, the baseline: job 'tree': expected epoch 39 "
+	                       "of 40, the records end; the baseline runs");
+	snprintf(a, sizeof a, "%s/t2/runs/c0003", w);
+	snprintf(b, sizeof b, "%s/runs/c0003", full);
+	assert_same_tree(a, b);
+	snprintf(b, sizeof b, "%s/t3", w);
+	cr_assert_eq(react("sweep", REG, "-o", b, "--no-plot", "--set", "jobs.tree.epochs=30",
+	                   "--baseline-from", d0, NULL), 0, "%s", slurp(g_err));
+	assert_contains(g_err, "c0000 (seed=1 congested_pairs=1): --baseline-from ");
+	assert_contains(g_err, ": no run directory describes this configuration (config.txt past "
+	                       "its key); the baseline runs");
+	/* the output directory itself: its runs, made with other parameters */
+	cr_assert_eq(react("sweep", REG, "-o", d0, "--no-plot", "--set", "params.epsilon=0.08",
+	                   "--baseline-from", d0, NULL), 0, "%s", slurp(g_err));
+	assert_contains(g_out, "4 run now, 0 already done");
+	assert_lacks(g_err, "the baseline runs");
+	assert_same_tree(full, d0);
 }
 
 #ifdef REACT_HAVE_MPI

@@ -106,6 +106,17 @@ react_status_t react_drive(const react_backend_ops_t *be, const react_run_cfg_t 
                            char *err, size_t errlen);
 void react_drive_result_destroy(react_drive_result_t *r);
 
+/* The result react_drive gives for cfg with REACT off for every job, made
+ * from its records instead of a run (e.g. a baseline read back from
+ * epochs.csv): recs (in; copied) must hold every job's epochs 0 .. epochs-1
+ * in order, sorted by job, each with time_s > 0; summaries as react_drive
+ * computes them, warm-up per job (NULL = 0).  REACT_EINVAL with err saying
+ * which record is missing or out of place. */
+react_status_t react_drive_result_of_records(const react_run_cfg_t *cfg, const int64_t *warmup,
+                                             const react_epoch_rec_t *recs, size_t nrecs,
+                                             react_drive_result_t **out, char *err,
+                                             size_t errlen);
+
 /* Summary of n epoch times (in; need not be sorted): mean and p95 of the
  * times and the corresponding algorithm bandwidths for message_bytes. */
 void react_epoch_summary(const double *time_s, size_t n, uint64_t message_bytes,
@@ -129,6 +140,10 @@ typedef struct react_pair_opts {
 	 * e.g. to report progress; it cannot fail or change the runs. */
 	void (*progress)(void *ctx, react_run_mode_t mode, const react_epoch_report_t *rep);
 	void *progress_ctx;
+	/* Optional: the baseline's result, given instead of run (copied; its
+	 * hooks are not called): from react_drive_result_of_records, for a
+	 * baseline that ran before on the same inputs. */
+	const react_drive_result_t *baseline;
 } react_pair_opts_t;
 
 typedef struct react_pair_result {

@@ -51,6 +51,9 @@ typedef struct react_run_write_opts {
 	/* NULL, or react_pair_opts_t's progress hook for both runs */
 	void (*progress)(void *ctx, react_run_mode_t mode, const react_epoch_report_t *rep);
 	void *progress_ctx;
+	/* NULL, or the baseline's result, used instead of running it
+	 * (react_run_dir_baseline) */
+	const react_drive_result_t *baseline;
 } react_run_write_opts_t;
 
 /* What a sweep finds in OUT/runs/<cfg->id>. */
@@ -61,6 +64,19 @@ typedef enum react_run_dir_state {
 	REACT_RUN_DIR_STALE,       /* made from other inputs (the fingerprint differs) */
 	REACT_RUN_DIR_DAMAGED,     /* a file missing, cut short or malformed */
 } react_run_dir_state_t;
+
+/* The baseline of cfg from a sweep that ran it before on the same inputs
+ * (e.g. before REACT's parameters changed: the baseline runs REACT off and
+ * does not read them): the run directory in FROM/runs whose config.txt,
+ * past its id and key lines, is cfg's description (backend, seed,
+ * topology, MTU, ECMP, jobs and their hosts, warm-up, external flows,
+ * degraded links); FROM/runs/<cfg->id> is tried first, then the others in
+ * name order.  Its epochs.csv must hold every baseline epoch of every job.
+ * out: react_drive's result for it, read back exactly (%.17g times).
+ * REACT_EIO: FROM is no directory or no run directory matches; another
+ * status: why (out) names the file and what is malformed. */
+react_status_t react_run_dir_baseline(const char *from, const react_config_t *cfg,
+                                      react_drive_result_t **out, char *why, size_t whylen);
 
 /* Check OUT/runs/<cfg->id> of a sweep of s before it counts as done:
  * config.txt's fingerprint and text are cfg's; summary.csv has the sweep's
