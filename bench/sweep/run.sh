@@ -13,6 +13,8 @@
 # SEEDS=A..B widens the sweep (8 configurations a seed; default 1..3, 24
 # configurations): 10 to 1 at 16 ranks needs SEEDS=1..20.  NOJ1=1 leaves
 # the `-j 1` case out (its cost against np 1 is known from smaller runs).
+# BIND=core binds each rank to a core (mpirun --bind-to core) where N is
+# at most the machine's CPUs; the default, none, lets the kernel place them.
 set -eu
 cd "$(dirname "$0")/../.."
 build=${1:-build}
@@ -21,6 +23,8 @@ nps=${*:-1 2}
 reps=${REPS:-3}
 seeds=${SEEDS:-1..3}
 noj1=${NOJ1:-0}
+bind=${BIND:-none}
+case $bind in none | core) ;; *) echo "run.sh: BIND=$bind: expected none or core" >&2; exit 2 ;; esac
 react=$build/react
 scen=bench/sweep/sweep-bench.yaml
 [ -x "$react" ] || { echo "run.sh: $react: not built (meson compile -C $build)" >&2; exit 2; }
@@ -58,7 +62,7 @@ echo "# $(uname -n): $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpu
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 nconf=$(echo "$seeds" | awk -F'[.][.]' '{print 8 * ($NF - $1 + 1)}')
 echo "# sweep: $scen, seed=$seeds ($nconf configurations), each case the fastest of $reps"
-echo "# mpirun -np N --oversubscribe --bind-to none $react sweep $scen --set seed=$seeds -o DIR --mpi --no-plot --quiet"
+echo "# mpirun -np N --oversubscribe --bind-to $bind (none where N > $(nproc)) $react sweep $scen --set seed=$seeds -o DIR --mpi --no-plot --quiet"
 best_j1=""
 for np in $nps; do eval "best_$np=''"; done
 r=1
@@ -71,7 +75,9 @@ while [ "$r" -le "$reps" ]; do
 		line="rep $r: -j 1 ${t}s,"
 	fi
 	for np in $nps; do
-		t=$(timed "np$np" mpirun -np "$np" --oversubscribe --bind-to none "$react" sweep --mpi)
+		b=$bind
+		[ "$np" -le "$(nproc)" ] || b=none
+		t=$(timed "np$np" mpirun -np "$np" --oversubscribe --bind-to "$b" "$react" sweep --mpi)
 		eval "best_$np=\$(min \"\$best_$np\" \"$t\")"
 		line="$line np $np ${t}s"
 	done
