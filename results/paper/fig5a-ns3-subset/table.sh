@@ -1,12 +1,13 @@
 #!/bin/sh
 # The fig5a subset on ns-3 beside the flow backend and its oracle: one row
 # per configuration found in the ns-3 run directories given, joined with a
-# flow-backend sweep of the same points made with --oracle.
+# flow-backend sweep of the same points made with --oracle.  A point found
+# in more than one run directory counts once, from the first given.
 #
 # usage: results/paper/fig5a-ns3-subset/table.sh FLOW_SWEEP_DIR NS3_RUNS_DIR...
 #   (from the repository root; see README.md beside this script)
 set -eu
-[ $# -ge 2 ] || { sed -n '2,7p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,8p' "$0" >&2; exit 2; }
 flow=$1; shift
 [ -f "$flow/runs.csv" ] || { echo "table.sh: $flow/runs.csv: missing" >&2; exit 2; }
 {
@@ -30,7 +31,8 @@ flow=$1; shift
 		  $c["improvement_mean_pct"], $c["oracle_impr_pct"], $c["baseline_mean_gbps"] }' "$flow/runs.csv"
 } | awk '
 $1 == "F" { k = $2 " " $3 " " $4; fi[k] = $5; fo[k] = $6; fb[k] = $7; next }
-$1 == "N" { k = $2 " " $3 " " $4; n++; key[n] = k; nb[k] = $5; nr[k] = $6; ni[k] = $7; ch[k] = $8; rv[k] = $9 }
+$1 == "N" { k = $2 " " $3 " " $4; if (k in nb) next
+	n++; key[n] = k; nb[k] = $5; nr[k] = $6; ni[k] = $7; ch[k] = $8; rv[k] = $9 }
 END {
 	printf "| seed | pairs | p | ns-3 baseline -> REACT (GB/s) | ns-3 gain | changes / reverts | flow: REACT gain | flow: oracle gain | ns-3 / flow baseline |\n"
 	printf "|---|---|---|---|---|---|---|---|---|\n"
