@@ -798,6 +798,16 @@ int react_cmd_sweep(int argc, char **argv)
 		sweep_usage(stderr);
 		return 2;
 	}
+	if (so.baseline_from) {
+		struct stat bst;
+		int missing = stat(so.baseline_from, &bst) != 0;
+		if (missing || !S_ISDIR(bst.st_mode)) {
+			fprintf(stderr, "react sweep: --baseline-from %s: %s; expected the output "
+			        "directory of an earlier sweep\n", so.baseline_from,
+			        missing ? "no such directory" : "not a directory");
+			return 2;
+		}
+	}
 	if (so.mpi && so.jobs > 1) {
 		fprintf(stderr, "react sweep: --mpi and -j %ld: expected one of them (under MPI each "
 		        "rank runs one configuration at a time; start more ranks)\n", so.jobs);

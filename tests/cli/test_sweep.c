@@ -145,6 +145,13 @@ Test(sweep, baseline_from_reads_the_baselines_back)
 	assert_contains(g_err, "c0000 (seed=1 congested_pairs=1): --baseline-from ");
 	assert_contains(g_err, ": no run directory describes this configuration (config.txt past "
 	                       "its key); the baseline runs");
+	/* a directory that is not there: one error, nothing run */
+	snprintf(b, sizeof b, "%s/t4", w);
+	cr_assert_eq(react("sweep", REG, "-o", b, "--no-plot", "--baseline-from", "/nonexistent/x",
+	                   NULL), 2);
+	assert_contains(g_err, "react sweep: --baseline-from /nonexistent/x: no such directory; "
+	                       "expected the output directory of an earlier sweep");
+	sh("test ! -e '%s'", b);
 	/* the output directory itself: its runs, made with other parameters */
 	cr_assert_eq(react("sweep", REG, "-o", d0, "--no-plot", "--set", "params.epsilon=0.08",
 	                   "--baseline-from", d0, NULL), 0, "%s", slurp(g_err));
