@@ -462,6 +462,69 @@ Test(driver, react_moves_off_a_slow_host_deterministically)
 	react_scenario_destroy(s);
 }
 
+/* A result made from its records is the one react_drive gave (summaries to
+ * the last bit); react_run_pair with a given baseline runs only REACT; a
+ * record missing, out of place, extra, or with time 0 is refused. */
+Test(driver, result_of_records_is_the_run)
+{
+	react_scenario_t *s = parse_ok(BASE "jobs:\n  - {name: a, ranks: 8, message: 8MB, epochs: 20, "
+	                               "warmup: 5, placement: contiguous}\n");
+	react_config_t *c = NULL;
+	react_pair_result_t pr, pg;
+	react_drive_result_t *r = NULL;
+	char err[1024];
+	g_fake.mode = 0;
+	g_fake.slow_host = 2;
+	cr_assert_eq(react_scenario_config(s, 0, &c, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(react_run_pair(&fake_backend, c, NULL, &pr, err, sizeof err), REACT_OK, "%s", err);
+	const react_drive_result_t *b = pr.baseline;
+	cr_assert_eq(react_drive_result_of_records(&c->run, c->warmup, b->recs, b->nrecs, &r, err,
+	                                           sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(r->nrecs, b->nrecs);
+	cr_assert_eq(memcmp(r->recs, b->recs, b->nrecs * sizeof *b->recs), 0);
+	cr_assert_eq(memcmp(r->jobs, b->jobs, sizeof *b->jobs), 0, "the summaries differ");
+	react_drive_result_destroy(r);
+	/* given, the baseline is not run: a changed record shows in the pair */
+	react_drive_result_t *edit = NULL;
+	cr_assert_eq(react_drive_result_of_records(&c->run, c->warmup, b->recs, b->nrecs, &edit, err,
+	                                           sizeof err), REACT_OK);
+	edit->recs[10].time_s *= 2;
+	react_pair_opts_t po = {.baseline = edit};
+	cr_assert_eq(react_run_pair(&fake_backend, c, &po, &pg, err, sizeof err), REACT_OK, "%s", err);
+	cr_assert_eq(pg.baseline->recs[10].time_s, 2 * b->recs[10].time_s);
+	cr_assert_lt(pg.baseline->jobs[0].mean_algbw_gbps, b->jobs[0].mean_algbw_gbps);
+	cr_assert_eq(pg.react->nrecs, pr.react->nrecs);
+	for (size_t i = 0; i < pr.react->nrecs; i++)
+		cr_assert_eq(pg.react->recs[i].time_s, pr.react->recs[i].time_s);
+	react_pair_result_clear(&pg);
+	/* refused: the last epoch missing, two epochs swapped, one too many, a time of 0 */
+	cr_assert_eq(react_drive_result_of_records(&c->run, c->warmup, b->recs, b->nrecs - 1, &r, err,
+	                                           sizeof err), REACT_EINVAL);
+	cr_assert_null(r);
+	cr_assert(strstr(err, "job 'a': expected epoch 19 of 20, the records end"), "%s", err);
+	react_epoch_rec_t *x = malloc((b->nrecs + 1) * sizeof *x);
+	memcpy(x, b->recs, b->nrecs * sizeof *x);
+	x[3] = b->recs[4];
+	x[4] = b->recs[3];
+	cr_assert_eq(react_drive_result_of_records(&c->run, c->warmup, x, b->nrecs, &r, err,
+	                                           sizeof err), REACT_EINVAL);
+	cr_assert(strstr(err, "expected epoch 3 of 20, found another record"), "%s", err);
+	memcpy(x, b->recs, b->nrecs * sizeof *x);
+	x[b->nrecs] = b->recs[0];
+	cr_assert_eq(react_drive_result_of_records(&c->run, c->warmup, x, b->nrecs + 1, &r, err,
+	                                           sizeof err), REACT_EINVAL);
+	cr_assert(strstr(err, "1 records after the last job's last epoch"), "%s", err);
+	x[7].time_s = 0;
+	cr_assert_eq(react_drive_result_of_records(&c->run, c->warmup, x, b->nrecs, &r, err,
+	                                           sizeof err), REACT_EINVAL);
+	cr_assert(strstr(err, "epoch 7: time 0 s, expected > 0"), "%s", err);
+	free(x);
+	react_drive_result_destroy(edit);
+	react_pair_result_clear(&pr);
+	react_config_destroy(c);
+	react_scenario_destroy(s);
+}
+
 Test(driver, backend_errors_are_reported)
 {
 	react_scenario_t *s = parse_ok(BASE "jobs:\n  - {name: a, ranks: 4, epochs: 10, warmup: 2}\n");
