@@ -209,6 +209,18 @@ Test(sweep_mpi, identical_to_serial_and_resumable, .timeout = 240)
 	             "stdout:\n%s\nstderr:\n%s", slurp(g_out), slurp(g_err));
 	assert_contains(g_out, "1 run now, 3 already done");
 	assert_same_tree(d1, d2);
+	/* baselines read back under MPI: the same files as a serial sweep that
+	 * ran them with the same REACT parameters */
+	char e1[4200], e2[4200];
+	snprintf(e1, sizeof e1, "%s/eps-j1", w);
+	snprintf(e2, sizeof e2, "%s/eps-mpi", w);
+	cr_assert_eq(react("sweep", REG, "-o", e1, "--no-plot", "--set", "params.epsilon=0.08", NULL),
+	             0, "%s", slurp(g_err));
+	cr_assert_eq(mpirun("2", "sweep", REG, "-o", e2, "--mpi", "--no-plot", "--set",
+	                    "params.epsilon=0.08", "--baseline-from", d1, NULL), 0,
+	             "stdout:\n%s\nstderr:\n%s", slurp(g_out), slurp(g_err));
+	assert_lacks(g_err, "the baseline runs");
+	assert_same_tree(e1, e2);
 	/* bad input under MPI: one error, every rank ends */
 	cr_assert_eq(mpirun("2", "sweep", SRC "/no-such.yaml", "-o", d2, "--mpi", NULL), 2);
 	assert_contains(g_err, "no-such.yaml");
