@@ -639,9 +639,9 @@ static int same_config(const char *dir, const char *want)
 	return same;
 }
 
-static int name_cmp(const void *a, const void *b)
+static int not_hidden(const struct dirent *e)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return e->d_name[0] != '.';
 }
 
 /* FROM/runs/<name> of the first run directory (cfg->id's first, then in
@@ -654,36 +654,16 @@ static int find_same_config(const char *from, const react_config_t *cfg, const c
 	snprintf(dir, n, "%s/%s", runs, cfg->id);
 	if (same_config(dir, want))
 		return 1;
-	DIR *d = opendir(runs);
-	if (!d)
-		return 0;
-	char **names = NULL;
-	size_t nn = 0, cap = 0;
-	int found = 0;
-	for (struct dirent *e; (e = readdir(d));) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (nn == cap) {
-			size_t nc = cap ? 2 * cap : 64;
-			char **nv = realloc(names, nc * sizeof *nv);
-			if (!nv)
-				break;
-			names = nv;
-			cap = nc;
+	/* the program keeps the C locale, so alphasort is byte order */
+	struct dirent **names = NULL;
+	int nn = scandir(runs, &names, not_hidden, alphasort), found = 0;
+	for (int i = 0; i < nn; i++) {
+		if (!found) {
+			snprintf(dir, n, "%s/%s", runs, names[i]->d_name);
+			found = same_config(dir, want);
 		}
-		if (!(names[nn] = strdup(e->d_name)))
-			break;
-		nn++;
-	}
-	closedir(d);
-	if (nn)
-		qsort(names, nn, sizeof *names, name_cmp);
-	for (size_t i = 0; i < nn && !found; i++) {
-		snprintf(dir, n, "%s/%s", runs, names[i]);
-		found = same_config(dir, want);
-	}
-	for (size_t i = 0; i < nn; i++)
 		free(names[i]);
+	}
 	free(names);
 	return found;
 }
@@ -704,11 +684,12 @@ react_status_t react_run_dir_baseline(const char *from, const react_config_t *cf
 	/* the same inputs as far as config.txt records them: its description
 	 * past the id and key (the fingerprint covers REACT's parameters too,
 	 * and the baseline does not read them) */
-	if (!(want = config_text(cfg)) || !desc_past_key(want)) {
+	const char *want_desc = (want = config_text(cfg)) ? desc_past_key(want) : NULL;
+	if (!want_desc) {
 		snprintf(why, whylen, "out of memory");
 		goto done;
 	}
-	if (!find_same_config(from, cfg, desc_past_key(want), dir, sizeof dir)) {
+	if (!find_same_config(from, cfg, want_desc, dir, sizeof dir)) {
 		snprintf(why, whylen, "no run directory describes this configuration (config.txt "
 		         "past its key)");
 		st = REACT_EIO;
