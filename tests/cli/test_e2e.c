@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <glob.h>
+
 #include <criterion/criterion.h>
 
 #include "e2e.h"
@@ -260,4 +262,63 @@ Test(e2e, congestion_that_starts_mid_run)
 	             mon, moff);
 	cr_assert_geq(lon, -1.5, "a run lost %.2f %% with the shift rule", lon);
 	sh("grep -q 'network changed' '%s'/runs/c0000/decisions.jsonl", on);
+}
+
+/* REACT's gain over the baseline in mean algbw over epochs `from` on, per
+ * run of a sweep (runs/<id>/epochs.csv); the mean over runs, *lo the
+ * smallest. */
+static double gain_from(const char *dir, int from, double *lo)
+{
+	char pat[4400];
+	glob_t gl;
+	double sum = 0;
+	snprintf(pat, sizeof pat, "%s/runs/*/epochs.csv", dir);
+	cr_assert_eq(glob(pat, 0, NULL, &gl), 0, "%s: no runs", pat);
+	*lo = INFINITY;
+	for (size_t i = 0; i < gl.gl_pathc; i++) {
+		char *t = slurp(gl.gl_pathv[i]), *line, *save = NULL, mode[16];
+		double s[2] = {0, 0}, bw, g;
+		int n[2] = {0, 0}, e;
+		for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			if (sscanf(line, "%15[^,],%*[^,],%d,%*[^,],%*[^,],%lf", mode, &e, &bw) == 3 && e >= from) {
+				int k = strcmp(mode, "react") == 0;
+				s[k] += bw;
+				n[k]++;
+			}
+		free(t);
+		cr_assert(n[0] > 0 && n[1] > 0, "%s: no epochs from %d", gl.gl_pathv[i], from);
+		g = 100.0 * ((s[1] / n[1]) / (s[0] / n[0]) - 1.0);
+		sum += g;
+		*lo = g < *lo ? g : *lo;
+	}
+	sum /= (double)gl.gl_pathc;
+	globfree(&gl);
+	return sum;
+}
+
+/* Congestion that ends (the external flows end at 400 ms, about epoch 35
+ * of 200), after which nothing can be gained: with return_after the job's
+ * own pattern comes back and no run loses more than 1 % from epoch 60 on;
+ * without it (0) REACT stays on patterns chosen for the congestion, which
+ * run slower on the job's own ECMP collisions. */
+Test(e2e, congestion_that_ends)
+{
+	char w[4096], on[4200], off[4200];
+	double lon, loff, mon, moff;
+	workdir("release", w, sizeof w);
+	snprintf(on, sizeof on, "%s/on", w);
+	snprintf(off, sizeof off, "%s/off", w);
+#define RELEASE_ARGS SRC "/scenarios/paper/fig5a.yaml", "--set", "seed=[2,6]", "--set",          \
+	"congestion.external.congested_pairs=4", "--set", "congestion.external.p=[2,4]", "--set", \
+	"congestion.external.end=400ms", "--set", "jobs.tree.epochs=200", "--no-plot", "--quiet"
+	cr_assert_eq(react("sweep", RELEASE_ARGS, "-o", on, NULL), 0, "%s", slurp(g_err));
+	cr_assert_eq(react("sweep", RELEASE_ARGS, "--set", "params.return_after=0", "-o", off, NULL), 0,
+	             "%s", slurp(g_err));
+#undef RELEASE_ARGS
+	mon = gain_from(on, 60, &lon);
+	moff = gain_from(off, 60, &loff);
+	cr_assert_geq(lon, -1.0, "a run lost %.2f %% after the congestion ended", lon);
+	cr_assert_lt(loff, -2.0, "without return_after the worst run %.2f %%: the test shows nothing", loff);
+	cr_assert_gt(mon, moff + 1.0, "mean gain %.2f %% with return_after, %.2f %% without", mon, moff);
+	sh("grep -q \"the job's own pattern under test\" '%s'/runs/*/decisions.jsonl", on);
 }

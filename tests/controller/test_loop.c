@@ -599,3 +599,81 @@ Test(loop, a_candidate_far_slower_than_the_sample_hands_back_to_the_base)
 	cr_assert_not(slowdown_during_test(0, &off), "with shift 0 the revert ran the base again");
 	cr_assert_eq(off, 0);
 }
+
+/* Congestion that ends: rank 3's downlink runs at a third of its rate until
+ * epoch `release`, and the controller leaves the job's own pattern for
+ * one that avoids it.  From then on every pair the job's own pattern does
+ * not use is slower on every third epoch (erratic, as the job's own flows
+ * colliding on ECMP paths: no steady congestion), so the job's own pattern
+ * is the fastest again.  Returns the mean epoch time of
+ * the last 60 epochs over the job's own pattern's on that network; *back
+ * whether the run ends on the job's own pattern; the log in *log. */
+static double release_run(int return_after, int *back, char **log)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n0 = {0}, n1 = {0};
+	react_ctl_t *c;
+	double *fct, T, T0, sum = 0;
+	size_t len = 0;
+	FILE *lf = open_memstream(log, &len);
+	const int release = 60, E = 240;
+	react_params_default(&prm);
+	prm.return_after = return_after;
+	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &g), REACT_OK);
+	n0.N = n1.N = 16;
+	n0.slow = slow_into(16, 3, 3.0);
+	n1.slow = slow_into(16, 3, 1.6);
+	for (int i = 0; i < 16 * 16; i++)
+		n1.slow[i] = 1.6;
+	for (size_t f = 0; f < g->nflows; f++)
+		n1.slow[g->flows[f].src * 16 + g->flows[f].dst] = 1.0;
+	n1.erratic = 1;
+	fct = malloc(g->nflows * sizeof *fct);
+	cr_assert_eq(react_ctl_create(g, &prm, &c), REACT_OK);
+	react_ctl_set_log(c, lf);
+	for (int64_t e = 0; e < E; e++) {
+		const react_pattern_t *p = react_ctl_pattern_for(c, e);
+		react_decision_t d;
+		if (e == release)
+			cr_assert(!react_pattern_equal(p, g), "no change before the congestion ended");
+		net_run(e < release ? &n0 : &n1, p, e, fct, &T);
+		cr_assert_eq(react_ctl_observe(c, e, fct, p->nflows, T, &d), REACT_OK);
+		if (d.changed)
+			cr_assert_eq(react_pattern_check(d.pattern, NULL), REACT_OK);
+		if (e >= E - 60)
+			sum += T / 60;
+	}
+	fclose(lf);
+	T0 = 0;
+	for (int64_t e = E - 60; e < E; e++) {
+		net_run(&n1, g, e, fct, &T);
+		T0 += T / 60;
+	}
+	*back = react_pattern_equal(react_ctl_pattern_for(c, E), g);
+	react_ctl_destroy(c);
+	free(fct);
+	free(n0.slow);
+	free(n1.slow);
+	react_pattern_destroy(g);
+	return sum / T0;
+}
+
+/* With return_after 3 the job's own pattern is tried once the steady
+ * congestion is gone, kept, and the run ends on it at its time; with 0
+ * (the paper's loop) the job stays on the pattern chosen for the
+ * congestion and runs slower. */
+Test(loop, congestion_that_ends_brings_the_jobs_own_pattern_back)
+{
+	int on_back, off_back;
+	char *on_log = NULL, *off_log = NULL;
+	double on = release_run(3, &on_back, &on_log), off = release_run(0, &off_back, &off_log);
+	cr_assert(strstr(on_log, "the job's own pattern under test"), "the job's own pattern was not tried");
+	cr_assert(on_back, "with return_after 3 the run does not end on the job's own pattern");
+	cr_assert_lt(on, 1.001, "last 60 epochs at %.4f of the job's own pattern's time", on);
+	cr_assert_null(strstr(off_log, "the job's own pattern under test"));
+	cr_assert_not(off_back, "with return_after 0 the run ends on the job's own pattern");
+	cr_assert_gt(off, 1.02, "with return_after 0 the last 60 epochs at %.4f", off);
+	free(on_log);
+	free(off_log);
+}

@@ -74,6 +74,10 @@ typedef struct react_params {
 	                      * from the base's sample (and significantly) marks a change
 	                      * of the network: the loop starts afresh (0: off; paper 0) */
 	int shift_history;   /* REACT_SHIFT_HIST_*: what a shift does to the FCT history */
+	int return_after;    /* after this many batches in a row with steady congestion,
+	                      * then as many on a base other than the job's own pattern
+	                      * without it, the job's own pattern is tried once and kept
+	                      * unless slower than the base (0: off; paper 0) */
 } react_params_t;
 
 /* keep: the FCT history stays (it ages out after H epochs);

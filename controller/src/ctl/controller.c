@@ -61,6 +61,16 @@
  * base runs one batch (no next candidate at once, no move to the best
  * pattern), so that the shift test can tell; if the network did not
  * change, the loop goes on from that batch.
+ * return_after (R): congestion that ends leaves the job on a pattern chosen
+ * for it, and the estimate, learned from that pattern's flows, cannot see
+ * what the job's own pattern would do now (on the flow backend it puts it
+ * 2-3 % behind where it runs 5 % ahead).  After R batches in a row with
+ * steadily congested flows, then R base batches in a row without (and R
+ * batches in the base's sample), a base other than the job's own pattern
+ * tries that pattern once: it is kept unless its mean epoch time is above
+ * the base's sample's (no margin: it is the pattern the job would run
+ * without REACT), and its revert is not a failed round.  A new spell of R steady
+ * batches allows the next try.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -110,6 +120,10 @@ struct react_ctl {
 	double best_T;
 	int force_after;                 /* quiet batches before a forced round */
 	int probing;                     /* the base runs after a revert that shift_suspect flagged */
+	int steady_run, spell, calm;     /* return_after: batches in a row with steady congestion,
+	                                  * R of them seen since the last try, base batches in a
+	                                  * row without */
+	int test_return;                 /* G1 is the job's own pattern, tried by return_after */
 	react_equiv_t *equiv;            /* of `base`, lazily */
 	const react_pattern_t *equiv_of;
 	int equiv_tried;
@@ -326,7 +340,9 @@ static void log_batch(react_ctl_t *c, int64_t epoch, const react_pattern_t *ran,
 	}
 	fprintf(f, "],\"action\":\"%s\",\"kept\":%s", action, kept ? "true" : "false");
 	if (jg && jg->valid) {
-		fprintf(f, ",\"change_est_gain\":%.9g,\"change_obs_gain\":%.9g", jg->est_gain, jg->obs_gain);
+		if (isfinite(jg->est_gain))
+			fprintf(f, ",\"change_est_gain\":%.9g", jg->est_gain);
+		fprintf(f, ",\"change_obs_gain\":%.9g", jg->obs_gain);
 		if (c->p.keep_rule == REACT_KEEP_WELCH)
 			fprintf(f, ",\"gain_bounds\":[%.9g,%.9g]", jg->lo, jg->hi);
 	}
@@ -418,6 +434,10 @@ static int shift_suspect(const react_ctl_t *c)
 
 typedef enum { V_KEEP, V_REVERT, V_EXTEND } verdict_t;
 
+/* return_after: relative difference of two mean epoch times below which the
+ * job's own pattern counts as no slower than the base (rounding only) */
+#define RETURN_TIE 1e-9
+
 /* Judge G1 (c->test_times) against G0's stored batch. */
 static verdict_t judge(react_ctl_t *c, judged_t *jg, char *why, size_t whylen)
 {
@@ -447,6 +467,14 @@ static verdict_t judge(react_ctl_t *c, judged_t *jg, char *why, size_t whylen)
 		jg->obs_gain = p0 > 0 ? 1.0 - m1 / p0 : 0.0;
 		jg->lo = p0 > 0 ? (p0 - m1 - t * se) / p0 : 0;
 		jg->hi = p0 > 0 ? (p0 - m1 + t * se) / p0 : 0;
+		if (c->test_return) {
+			/* the job's own pattern needs no margin to come back: it is kept
+			 * unless slower (equal times, to rounding, keep it) */
+			int slower = jg->obs_gain < -RETURN_TIE;
+			snprintf(why, whylen, "the job's own pattern: %s the base's sample (gain %.4g)",
+			         slower ? "slower than" : "not slower than", jg->obs_gain);
+			return slower ? V_REVERT : V_KEEP;
+		}
 		if (jg->obs_gain > c->p.min_gain && jg->lo > 0) {
 			snprintf(why, whylen, "gain %.4g > min_gain, lower bound %.4g > 0", jg->obs_gain,
 			         jg->lo);
@@ -534,6 +562,7 @@ static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dou
 		if ((st = keep_pattern(c, dout->g1)) != REACT_OK)
 			return st;
 		c->test = dout->g1;
+		c->test_return = 0;
 		c->test_n = 0;
 		c->test_ext = 0;
 		c->test_est_gain = dout->est_gain;
@@ -572,6 +601,42 @@ static const react_pattern_t *stick_to_best(react_ctl_t *c)
 	return c->best;
 }
 
+/* return_after: the batch that just ran on the base (verdicts in c->cong)
+ * ends R calm batches after a spell of steady congestion, on a base that
+ * is not the job's own pattern, which was not tried from it yet: the job's
+ * own pattern goes under test.  *out NULL when not. */
+static react_status_t try_return(react_ctl_t *c, const react_pattern_t **out)
+{
+	const react_pattern_t *own = c->pats[0];
+	uint64_t h = react_pattern_hash(own);
+	react_pattern_t *g = NULL;
+	react_status_t st;
+	int R = c->p.return_after;
+	*out = NULL;
+	if (R <= 0 || !c->spell || c->calm < R || c->npool < R * c->p.batch_epochs ||
+	    react_pattern_hash(c->base) == h)
+		return REACT_OK;
+	for (size_t i = 0; i < c->nrej; i++)
+		if (c->rej[i] == h)
+			return REACT_OK;
+	if ((st = react_pattern_clone(own, &g)) != REACT_OK)
+		return st;
+	if ((st = keep_pattern(c, g)) != REACT_OK) {
+		react_pattern_destroy(g);
+		return st;
+	}
+	c->test = g;
+	c->test_return = 1;
+	c->test_n = 0;
+	c->test_ext = 0;
+	c->test_est_gain = NAN; /* not the estimate's choice */
+	c->test_forced = 0;
+	c->spell = 0;
+	c->calm = 0;
+	*out = g;
+	return REACT_OK;
+}
+
 static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_pattern_t *ran,
                                 react_decision_t *d)
 {
@@ -581,6 +646,7 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 	double meanT = 0;
 	size_t ncong = 0;
 	int B = c->p.batch_epochs, reverted = 0, kept = 0, forced = 0, extend = 0, shifted = 0;
+	int steady = 0;
 	double shift_from = 0, shift_to = 0;
 	const char *action = "none";
 	char why[512], jwhy[256] = "";
@@ -595,6 +661,14 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 		meanT += c->btime[i] / B;
 	if ((st = react_detect(ran, c->bfct, B, c->p.delta1, c->p.delta2, c->cong, &ncong)) != REACT_OK)
 		goto fail;
+	for (size_t f = 0; f < c->F; f++)
+		if (c->cong[f] == REACT_CONG_STEADY) {
+			steady = 1;
+			break;
+		}
+	c->steady_run = steady ? c->steady_run + 1 : 0;
+	if (c->p.return_after > 0 && c->steady_run >= c->p.return_after)
+		c->spell = 1;
 
 	if (c->test && ran == c->test) {
 		verdict_t v;
@@ -623,7 +697,8 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			note_observed(c, c->test, gsl_stats_mean(c->test_times, 1, (size_t)c->test_n));
 			if ((st = add_rejected(c, react_pattern_hash(c->test))) != REACT_OK)
 				goto fail;
-			c->failed_rounds++;
+			if (!c->test_return)
+				c->failed_rounds++;
 			if (c->test_forced)
 				c->force_after = c->force_after > 1000000 ? c->force_after : 2 * c->force_after;
 			if (c->failed_rounds >= c->p.explore_rounds)
@@ -695,6 +770,17 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			store_base_batch(c, 0);
 			note_observed(c, ran, meanT);
 		}
+		/* steady congestion gone for R base batches: the job's own pattern */
+		c->calm = steady || kept ? 0 : c->calm + 1;
+		if ((st = try_return(c, &sched)) != REACT_OK)
+			goto fail;
+		if (sched) {
+			c->probing = 0;
+			action = "change";
+			snprintf(why, sizeof why, "no steady congestion for %d batches after %d with it: "
+			         "the job's own pattern under test", c->p.return_after, c->p.return_after);
+			goto scheduled;
+		}
 		/* the batch after a flagged revert showed no change of the network:
 		 * the revert's own course, had exploration stopped */
 		best_now = c->probing && !shifted && !c->exploring && c->best && c->best != c->base;
@@ -760,6 +846,7 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			action = "revert-best";
 		}
 	}
+scheduled:
 	if (sched) {
 		if ((st = schedule(c, apply, sched)) != REACT_OK)
 			goto fail;
