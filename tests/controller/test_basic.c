@@ -35,7 +35,8 @@ Test(params, defaults_are_table3)
 	/* epsilon: the paper's 5 % is the paper profile's (below); the default
 	 * is chosen by measurement (docs/controller.md) */
 	cr_assert_float_eq(p.epsilon, 0.03, 1e-15);
-	cr_assert_eq(p.history_epochs, 60);
+	/* H: the paper's 60 is the paper profile's (docs/controller.md) */
+	cr_assert_eq(p.history_epochs, 120);
 	cr_assert_eq(p.explore_rounds, 5);
 	cr_assert_float_eq(p.revert_tau, 0.05, 1e-15);
 	cr_assert_eq(p.apply_delay, 0);
@@ -76,7 +77,7 @@ Test(params, profiles_set_every_reading)
 	    {"estimator", "paper"}, {"keep_rule", "paper"}, {"selection", "first"},
 	    {"pruning", "degree"},  {"max_accepted", "4"},  {"escalation", "0"},
 	    {"epsilon", "0.050000000000000003"}, {"search_backoff", "off"}, {"shift", "0"},
-	    {"shift_history", "keep"}, {"return_after", "0"}, {"profile", "paper"}};
+	    {"shift_history", "keep"}, {"return_after", "0"}, {"history_epochs", "60"}, {"profile", "paper"}};
 	react_params_t p, d;
 	char why[512], got[64], want[64];
 	react_params_default(&d);

@@ -57,7 +57,13 @@ static const pdesc_t params_table[] = {
 	/* the paper's 5 % is the paper profile's; 0.03 with escalation 2 (below) */
 	{"epsilon", "epsilon", "fraction", P_DOUBLE, OFF(epsilon), 0.03, 0.0, 1e9,
 	 "minimum estimated improvement of a transform", NULL},
-	{"history_epochs", "H", "epochs", P_INT, OFF(history_epochs), 60, 1, 100000000,
+	/* 120, every epoch of a 100-epoch run (the paper and the paper profile:
+	 * 60): with return_after, decision benchmark late changes per 100
+	 * epochs fig5a / fig12 / fig8 0.73 / 0.22 / 0.83 -> 0.20 / 0.06 / 0.17,
+	 * validation fig8 1.33 -> 0.67, r on fig8 0.42 -> 0.79; REACT's gain
+	 * within 0.5 points on every set but held-out fig5a-onset (-0.9) and
+	 * fig5b at p = 0 (-0.7) (docs/controller.md, "History length H") */
+	{"history_epochs", "H", "epochs", P_INT, OFF(history_epochs), 120, 1, 100000000,
 	 "epochs of FCT history kept", NULL},
 	{"explore_rounds", "E_max", "batches", P_INT, OFF(explore_rounds), 5, 1, 1000000,
 	 "failed exploratory rounds before exploration stops; quiet rounds before it is forced", NULL},
@@ -79,7 +85,7 @@ static const pdesc_t params_table[] = {
 	 * results/bench/decisions.txt); profile=paper restores the literal ones. */
 	{"profile", "-", "-", P_ENUM, OFF(profile), REACT_PROFILE_DEFAULT, 0, 1,
 	 "default | paper: sets estimator, keep_rule, selection, pruning, K_max, epsilon, "
-	 "escalation, search_backoff, shift, shift_history, return_after at once", profile_names},
+	 "escalation, search_backoff, shift, shift_history, return_after, H at once", profile_names},
 	{"estimator", "-", "-", P_ENUM, OFF(estimator), REACT_EST_PATTERN, 0, 1,
 	 "paper (old critical paths) | pattern (whole pattern from learned rates)",
 	 estimator_names},
@@ -201,13 +207,14 @@ static const char *const profile_paper[] = {"estimator", "paper", "keep_rule", "
                                             "selection", "first", "pruning", "degree",
                                             "max_accepted", "4", "escalation", "0",
                                             "search_backoff", "off", "epsilon", "0.05", "shift", "0",
-                                            "shift_history", "keep", "return_after", "0", NULL};
+                                            "shift_history", "keep", "return_after", "0",
+                                            "history_epochs", "60", NULL};
 static const char *const profile_default[] = {"estimator", "pattern", "keep_rule", "welch",
                                               "selection", "best", "pruning", "estimate",
                                               "max_accepted", "8", "escalation", "2",
                                               "search_backoff", "doubling", "epsilon", "0.03",
                                               "shift", "0.15", "shift_history", "forget",
-                                              "return_after", "3", NULL};
+                                              "return_after", "3", "history_epochs", "120", NULL};
 
 react_status_t react_params_profile(react_params_t *p, const char *name, char *why, size_t whylen)
 {
