@@ -677,3 +677,67 @@ Test(loop, congestion_that_ends_brings_the_jobs_own_pattern_back)
 	free(on_log);
 	free(off_log);
 }
+
+/* return_after over many random runs: generators, sizes, the congested
+ * rank, the epoch the congestion ends and per-FCT noise drawn at random.
+ * Every pattern handed out passes the check, the job's own pattern among
+ * them, and the rule fires in enough of the runs to say so. */
+Test(loop, returns_to_the_jobs_own_pattern_pass_the_check, .timeout = 120 * REACT_TEST_TIME_SCALE)
+{
+	static const struct { react_collective_t c; react_algorithm_t a; } gens[] = {
+		{REACT_COLL_ALLREDUCE, REACT_ALGO_TREE}, {REACT_COLL_ALLREDUCE, REACT_ALGO_RING},
+		{REACT_COLL_ALLGATHER, REACT_ALGO_RECDBL}, {REACT_COLL_ALLREDUCE, REACT_ALGO_RHD}};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	int tries = 0, runs = 0;
+	gsl_rng_set(r, 777);
+	for (int it = 0; it < 40; it++) {
+		int gi = (int)gsl_rng_uniform_int(r, 4);
+		int32_t N = gi >= 2 ? 8 << gsl_rng_uniform_int(r, 2) : 6 + (int32_t)gsl_rng_uniform_int(r, 11);
+		int release = 30 + (int)gsl_rng_uniform_int(r, 50);
+		react_pattern_t *g;
+		react_params_t prm;
+		net_t n0 = {0}, n1 = {0};
+		react_ctl_t *c;
+		double *fct, T;
+		char *log = NULL;
+		size_t len = 0;
+		FILE *lf = open_memstream(&log, &len);
+		cr_assert_eq(react_pattern_generate(gens[gi].c, gens[gi].a, N, 2000000, &g), REACT_OK);
+		react_params_default(&prm);
+		prm.seed = (uint64_t)it;
+		n0.N = n1.N = N;
+		n0.slow = slow_into(N, (int32_t)gsl_rng_uniform_int(r, (unsigned long)N), 3.0);
+		n1.slow = slow_into(N, 0, 1.6);
+		for (int i = 0; i < N * N; i++)
+			n1.slow[i] = 1.6;
+		for (size_t f = 0; f < g->nflows; f++)
+			n1.slow[g->flows[f].src * N + g->flows[f].dst] = 1.0;
+		n1.erratic = 1;
+		n0.noise = n1.noise = 0.05 * gsl_rng_uniform_int(r, 3);
+		fct = malloc(g->nflows * sizeof *fct);
+		cr_assert_eq(react_ctl_create(g, &prm, &c), REACT_OK);
+		react_ctl_set_log(c, lf);
+		for (int64_t e = 0; e < 160; e++) {
+			const react_pattern_t *p = react_ctl_pattern_for(c, e);
+			react_decision_t d;
+			net_run(e < release ? &n0 : &n1, p, e, fct, &T);
+			cr_assert_eq(react_ctl_observe(c, e, fct, p->nflows, T, &d), REACT_OK);
+			if (d.changed) {
+				react_check_result_t res;
+				cr_assert_eq(react_pattern_check(d.pattern, &res), REACT_OK, "run %d: %s", it,
+				             res.message);
+			}
+		}
+		fclose(lf);
+		tries += strstr(log, "the job's own pattern under test") != NULL;
+		runs++;
+		free(log);
+		free(fct);
+		free(n0.slow);
+		free(n1.slow);
+		react_ctl_destroy(c);
+		react_pattern_destroy(g);
+	}
+	cr_assert_geq(tries, runs / 4, "the job's own pattern was tried in %d of %d runs", tries, runs);
+	gsl_rng_free(r);
+}

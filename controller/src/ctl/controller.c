@@ -625,6 +625,9 @@ static react_status_t try_return(react_ctl_t *c, const react_pattern_t **out)
 		react_pattern_destroy(g);
 		return st;
 	}
+	/* every pattern handed out passes the check */
+	if (react_checker_run(c->ck, g, NULL) != REACT_OK)
+		return REACT_ESEMANTIC;
 	c->test = g;
 	c->test_return = 1;
 	c->test_n = 0;
