@@ -608,7 +608,7 @@ Test(loop, a_candidate_far_slower_than_the_sample_hands_back_to_the_base)
  * is the fastest again.  Returns the mean epoch time of
  * the last 60 epochs over the job's own pattern's on that network; *back
  * whether the run ends on the job's own pattern; the log in *log. */
-static double release_run(int return_after, int *back, char **log)
+static double release_run(int return_after, int keep_rule, int *back, char **log)
 {
 	react_pattern_t *g;
 	react_params_t prm;
@@ -620,6 +620,7 @@ static double release_run(int return_after, int *back, char **log)
 	const int release = 60, E = 240;
 	react_params_default(&prm);
 	prm.return_after = return_after;
+	prm.keep_rule = keep_rule;
 	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &g), REACT_OK);
 	n0.N = n1.N = 16;
 	n0.slow = slow_into(16, 3, 3.0);
@@ -662,12 +663,14 @@ static double release_run(int return_after, int *back, char **log)
 /* With return_after 3 the job's own pattern is tried once the steady
  * congestion is gone, kept, and the run ends on it at its time; with 0
  * (the paper's loop) the job stays on the pattern chosen for the
- * congestion and runs slower. */
+ * congestion and runs slower.  Under the paper's keep rule the job's own
+ * pattern needs no tau_r either. */
 Test(loop, congestion_that_ends_brings_the_jobs_own_pattern_back)
 {
 	int on_back, off_back;
 	char *on_log = NULL, *off_log = NULL;
-	double on = release_run(3, &on_back, &on_log), off = release_run(0, &off_back, &off_log);
+	double on = release_run(3, REACT_KEEP_WELCH, &on_back, &on_log),
+	       off = release_run(0, REACT_KEEP_WELCH, &off_back, &off_log), paper;
 	cr_assert(strstr(on_log, "the job's own pattern under test"), "the job's own pattern was not tried");
 	cr_assert(on_back, "with return_after 3 the run does not end on the job's own pattern");
 	cr_assert_lt(on, 1.001, "last 60 epochs at %.4f of the job's own pattern's time", on);
@@ -676,6 +679,11 @@ Test(loop, congestion_that_ends_brings_the_jobs_own_pattern_back)
 	cr_assert_gt(off, 1.02, "with return_after 0 the last 60 epochs at %.4f", off);
 	free(on_log);
 	free(off_log);
+	/* the paper's keep rule: the job's own pattern comes back without tau_r */
+	paper = release_run(3, REACT_KEEP_PAPER, &on_back, &on_log);
+	cr_assert(strstr(on_log, "the job's own pattern: not slower"), "not kept under the paper's rule");
+	cr_assert(on_back && paper < 1.001, "paper's rule: back %d, %.4f of its time", on_back, paper);
+	free(on_log);
 }
 
 /* return_after over many random runs: generators, sizes, the congested

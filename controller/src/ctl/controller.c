@@ -448,6 +448,13 @@ static verdict_t judge(react_ctl_t *c, judged_t *jg, char *why, size_t whylen)
 	jg->obs_gain = m0 > 0 ? 1.0 - m1 / m0 : 0.0;
 	jg->lo = jg->hi = jg->obs_gain;
 	if (c->p.keep_rule == REACT_KEEP_PAPER) {
+		if (c->test_return) {
+			/* the job's own pattern needs no margin (tau_r) to come back */
+			int slower = jg->obs_gain < -RETURN_TIE;
+			snprintf(why, whylen, "the job's own pattern: %s the base's batch (gain %.4g)",
+			         slower ? "slower than" : "not slower than", jg->obs_gain);
+			return slower ? V_REVERT : V_KEEP;
+		}
 		if (m1 * (1.0 + c->p.revert_tau) < m0) {
 			snprintf(why, whylen, "observed %.9g < %.9g / (1 + tau_r)", m1, m0);
 			return V_KEEP;
