@@ -45,12 +45,12 @@ typedef struct react_params {
 	int trials;          /* K_t: transforms tried per batch (15) */
 	int trials_growth;   /* added to K_t after every batch (1) */
 	int max_accepted;    /* K_max of Algorithm 1: transforms accepted per batch (8; paper 4) */
-	double epsilon;      /* epsilon: minimum estimated improvement (0.05) */
-	int history_epochs;  /* H: epochs of FCT history kept (60) */
+	double epsilon;      /* epsilon: minimum estimated improvement (0.03; paper 0.05) */
+	int history_epochs;  /* H: epochs of FCT history kept (120; paper 60) */
 	int explore_rounds;  /* E_max: quiet batches before exploration stops / is forced (5) */
 	int max_attempts;    /* A_max: exploration attempts after which the pattern is kept (see .c) */
 	double revert_tau;   /* tau_r: required observed improvement, else revert (0.05) */
-	int apply_delay;     /* D: epochs between decision and use (5) */
+	int apply_delay;     /* D: epochs between decision and use (0; the GPU runtime 5) */
 	uint64_t seed;       /* every random choice derives from it */
 	int equiv_max_ranks; /* position-equivalent sets are computed only up to this
 	                      * many ranks (256; their cost grows ~N^3, see docs) */
@@ -66,7 +66,7 @@ typedef struct react_params {
 	int extensions;      /* welch rule: one-batch extensions of an undecided test (2) */
 	double escalation;   /* each failed round since the last kept change raises the
 	                      * estimated gain a change needs to epsilon (1 + escalation
-	                      * x failed rounds) (0.5; paper 0) */
+	                      * x failed rounds) (2; paper 0) */
 	int search_backoff;  /* REACT_BACKOFF_*: searches after a fruitless one */
 	int beam;            /* selection best: patterns kept per depth of the beam
 	                      * search (16) */
