@@ -600,21 +600,63 @@ Test(loop, a_candidate_far_slower_than_the_sample_hands_back_to_the_base)
 	cr_assert_eq(off, 0);
 }
 
+/* The network after congestion ends: every pair the job's own pattern g
+ * does not use runs at 1/m on every third epoch (erratic, as the job's own
+ * flows colliding on ECMP paths: no steady congestion), so g is the
+ * fastest again. */
+static net_t after_release(const react_pattern_t *g, int32_t N, double m)
+{
+	net_t n = {0};
+	n.N = N;
+	n.slow = malloc((size_t)N * N * sizeof *n.slow);
+	for (int i = 0; i < N * N; i++)
+		n.slow[i] = m;
+	for (size_t f = 0; f < g->nflows; f++)
+		n.slow[g->flows[f].src * N + g->flows[f].dst] = 1.0;
+	n.erratic = 1;
+	return n;
+}
+
+/* Runs E epochs of g on n0 before epoch `release` and n1 from it on, every
+ * pattern handed out checked; *tail the mean epoch time of the last 60
+ * epochs (E >= 60).  Returns the controller (caller destroys). */
+static react_ctl_t *drive_release(const react_pattern_t *g, const react_params_t *prm, const net_t *n0,
+                                  const net_t *n1, int release, int E, FILE *log, double *tail)
+{
+	react_ctl_t *c;
+	double *fct = malloc(g->nflows * sizeof *fct), T;
+	*tail = 0;
+	cr_assert_eq(react_ctl_create(g, prm, &c), REACT_OK);
+	react_ctl_set_log(c, log);
+	for (int64_t e = 0; e < E; e++) {
+		const react_pattern_t *p = react_ctl_pattern_for(c, e);
+		react_decision_t d;
+		net_run(e < release ? n0 : n1, p, e, fct, &T);
+		cr_assert_eq(react_ctl_observe(c, e, fct, p->nflows, T, &d), REACT_OK);
+		if (d.changed) {
+			react_check_result_t res;
+			cr_assert_eq(react_pattern_check(d.pattern, &res), REACT_OK, "epoch %lld: %s",
+			             (long long)e, res.message);
+		}
+		if (e >= E - 60)
+			*tail += T / 60;
+	}
+	free(fct);
+	return c;
+}
+
 /* Congestion that ends: rank 3's downlink runs at a third of its rate until
- * epoch `release`, and the controller leaves the job's own pattern for
- * one that avoids it.  From then on every pair the job's own pattern does
- * not use is slower on every third epoch (erratic, as the job's own flows
- * colliding on ECMP paths: no steady congestion), so the job's own pattern
- * is the fastest again.  Returns the mean epoch time of
- * the last 60 epochs over the job's own pattern's on that network; *back
- * whether the run ends on the job's own pattern; the log in *log. */
+ * epoch 60, and the controller leaves the job's own pattern for one that
+ * avoids it; then the network of after_release.  Returns the mean epoch
+ * time of the last 60 epochs over the job's own pattern's on that network;
+ * *back whether the run ends on the job's own pattern; the log in *log. */
 static double release_run(int return_after, int keep_rule, int *back, char **log)
 {
 	react_pattern_t *g;
 	react_params_t prm;
-	net_t n0 = {0}, n1 = {0};
+	net_t n0 = {0}, n1;
 	react_ctl_t *c;
-	double *fct, T, T0, sum = 0;
+	double *fct, T, T0 = 0, tail;
 	size_t len = 0;
 	FILE *lf = open_memstream(log, &len);
 	const int release = 60, E = 240;
@@ -622,31 +664,14 @@ static double release_run(int return_after, int keep_rule, int *back, char **log
 	prm.return_after = return_after;
 	prm.keep_rule = keep_rule;
 	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &g), REACT_OK);
-	n0.N = n1.N = 16;
+	n0.N = 16;
 	n0.slow = slow_into(16, 3, 3.0);
-	n1.slow = slow_into(16, 3, 1.6);
-	for (int i = 0; i < 16 * 16; i++)
-		n1.slow[i] = 1.6;
-	for (size_t f = 0; f < g->nflows; f++)
-		n1.slow[g->flows[f].src * 16 + g->flows[f].dst] = 1.0;
-	n1.erratic = 1;
-	fct = malloc(g->nflows * sizeof *fct);
-	cr_assert_eq(react_ctl_create(g, &prm, &c), REACT_OK);
-	react_ctl_set_log(c, lf);
-	for (int64_t e = 0; e < E; e++) {
-		const react_pattern_t *p = react_ctl_pattern_for(c, e);
-		react_decision_t d;
-		if (e == release)
-			cr_assert(!react_pattern_equal(p, g), "no change before the congestion ended");
-		net_run(e < release ? &n0 : &n1, p, e, fct, &T);
-		cr_assert_eq(react_ctl_observe(c, e, fct, p->nflows, T, &d), REACT_OK);
-		if (d.changed)
-			cr_assert_eq(react_pattern_check(d.pattern, NULL), REACT_OK);
-		if (e >= E - 60)
-			sum += T / 60;
-	}
+	n1 = after_release(g, 16, 1.6);
+	c = drive_release(g, &prm, &n0, &n1, release, E, lf, &tail);
 	fclose(lf);
-	T0 = 0;
+	cr_assert(!react_pattern_equal(react_ctl_pattern_for(c, release), g),
+	          "no change before the congestion ended");
+	fct = malloc(g->nflows * sizeof *fct);
 	for (int64_t e = E - 60; e < E; e++) {
 		net_run(&n1, g, e, fct, &T);
 		T0 += T / 60;
@@ -657,7 +682,7 @@ static double release_run(int return_after, int keep_rule, int *back, char **log
 	free(n0.slow);
 	free(n1.slow);
 	react_pattern_destroy(g);
-	return sum / T0;
+	return tail / T0;
 }
 
 /* With return_after 3 the job's own pattern is tried once the steady
@@ -704,43 +729,24 @@ Test(loop, returns_to_the_jobs_own_pattern_pass_the_check, .timeout = 120 * REAC
 		int release = 30 + (int)gsl_rng_uniform_int(r, 50);
 		react_pattern_t *g;
 		react_params_t prm;
-		net_t n0 = {0}, n1 = {0};
+		net_t n0 = {0}, n1;
 		react_ctl_t *c;
-		double *fct, T;
+		double tail;
 		char *log = NULL;
 		size_t len = 0;
 		FILE *lf = open_memstream(&log, &len);
 		cr_assert_eq(react_pattern_generate(gens[gi].c, gens[gi].a, N, 2000000, &g), REACT_OK);
 		react_params_default(&prm);
 		prm.seed = (uint64_t)it;
-		n0.N = n1.N = N;
+		n0.N = N;
 		n0.slow = slow_into(N, (int32_t)gsl_rng_uniform_int(r, (unsigned long)N), 3.0);
-		n1.slow = slow_into(N, 0, 1.6);
-		for (int i = 0; i < N * N; i++)
-			n1.slow[i] = 1.6;
-		for (size_t f = 0; f < g->nflows; f++)
-			n1.slow[g->flows[f].src * N + g->flows[f].dst] = 1.0;
-		n1.erratic = 1;
+		n1 = after_release(g, N, 1.6);
 		n0.noise = n1.noise = 0.05 * gsl_rng_uniform_int(r, 3);
-		fct = malloc(g->nflows * sizeof *fct);
-		cr_assert_eq(react_ctl_create(g, &prm, &c), REACT_OK);
-		react_ctl_set_log(c, lf);
-		for (int64_t e = 0; e < 160; e++) {
-			const react_pattern_t *p = react_ctl_pattern_for(c, e);
-			react_decision_t d;
-			net_run(e < release ? &n0 : &n1, p, e, fct, &T);
-			cr_assert_eq(react_ctl_observe(c, e, fct, p->nflows, T, &d), REACT_OK);
-			if (d.changed) {
-				react_check_result_t res;
-				cr_assert_eq(react_pattern_check(d.pattern, &res), REACT_OK, "run %d: %s", it,
-				             res.message);
-			}
-		}
+		c = drive_release(g, &prm, &n0, &n1, release, 160, lf, &tail);
 		fclose(lf);
 		tries += strstr(log, "the job's own pattern under test") != NULL;
 		runs++;
 		free(log);
-		free(fct);
 		free(n0.slow);
 		free(n1.slow);
 		react_ctl_destroy(c);

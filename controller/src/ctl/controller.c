@@ -438,6 +438,17 @@ typedef enum { V_KEEP, V_REVERT, V_EXTEND } verdict_t;
  * job's own pattern counts as no slower than the base (rounding only) */
 #define RETURN_TIE 1e-9
 
+/* The job's own pattern tried by return_after needs no margin (min_gain,
+ * the bound, tau_r) to come back: kept unless its observed gain over
+ * `against` is negative (equal times, to rounding, keep it). */
+static verdict_t return_verdict(const judged_t *jg, const char *against, char *why, size_t whylen)
+{
+	int slower = jg->obs_gain < -RETURN_TIE;
+	snprintf(why, whylen, "the job's own pattern: %s %s (gain %.4g)",
+	         slower ? "slower than" : "not slower than", against, jg->obs_gain);
+	return slower ? V_REVERT : V_KEEP;
+}
+
 /* Judge G1 (c->test_times) against G0's stored batch. */
 static verdict_t judge(react_ctl_t *c, judged_t *jg, char *why, size_t whylen)
 {
@@ -448,13 +459,8 @@ static verdict_t judge(react_ctl_t *c, judged_t *jg, char *why, size_t whylen)
 	jg->obs_gain = m0 > 0 ? 1.0 - m1 / m0 : 0.0;
 	jg->lo = jg->hi = jg->obs_gain;
 	if (c->p.keep_rule == REACT_KEEP_PAPER) {
-		if (c->test_return) {
-			/* the job's own pattern needs no margin (tau_r) to come back */
-			int slower = jg->obs_gain < -RETURN_TIE;
-			snprintf(why, whylen, "the job's own pattern: %s the base's batch (gain %.4g)",
-			         slower ? "slower than" : "not slower than", jg->obs_gain);
-			return slower ? V_REVERT : V_KEEP;
-		}
+		if (c->test_return)
+			return return_verdict(jg, "the base's batch", why, whylen);
 		if (m1 * (1.0 + c->p.revert_tau) < m0) {
 			snprintf(why, whylen, "observed %.9g < %.9g / (1 + tau_r)", m1, m0);
 			return V_KEEP;
@@ -474,14 +480,8 @@ static verdict_t judge(react_ctl_t *c, judged_t *jg, char *why, size_t whylen)
 		jg->obs_gain = p0 > 0 ? 1.0 - m1 / p0 : 0.0;
 		jg->lo = p0 > 0 ? (p0 - m1 - t * se) / p0 : 0;
 		jg->hi = p0 > 0 ? (p0 - m1 + t * se) / p0 : 0;
-		if (c->test_return) {
-			/* the job's own pattern needs no margin to come back: it is kept
-			 * unless slower (equal times, to rounding, keep it) */
-			int slower = jg->obs_gain < -RETURN_TIE;
-			snprintf(why, whylen, "the job's own pattern: %s the base's sample (gain %.4g)",
-			         slower ? "slower than" : "not slower than", jg->obs_gain);
-			return slower ? V_REVERT : V_KEEP;
-		}
+		if (c->test_return)
+			return return_verdict(jg, "the base's sample", why, whylen);
 		if (jg->obs_gain > c->p.min_gain && jg->lo > 0) {
 			snprintf(why, whylen, "gain %.4g > min_gain, lower bound %.4g > 0", jg->obs_gain,
 			         jg->lo);
@@ -510,6 +510,26 @@ static void note_observed(react_ctl_t *c, const react_pattern_t *p, double T)
 		c->best = p;
 		c->best_T = T;
 	}
+}
+
+/* G1 = g goes under test: it passes the check (every pattern handed out
+ * does) and the controller keeps it; on failure the caller still owns g.
+ * est_gain NAN: not the estimate's choice (return_after's try). */
+static react_status_t put_under_test(react_ctl_t *c, react_pattern_t *g, double est_gain, int forced,
+                                     int is_return)
+{
+	react_status_t st;
+	if (react_checker_run(c->ck, g, NULL) != REACT_OK)
+		return REACT_ESEMANTIC;
+	if ((st = keep_pattern(c, g)) != REACT_OK)
+		return st;
+	c->test = g;
+	c->test_return = is_return;
+	c->test_n = 0;
+	c->test_ext = 0;
+	c->test_est_gain = est_gain;
+	c->test_forced = forced;
+	return REACT_OK;
 }
 
 /* Algorithm 1 on the base with the batch in c->base_fct (congestion in
@@ -563,17 +583,8 @@ static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dou
 	c->trials += c->p.trials_growth;
 	c->st.candidates_estimated += (int64_t)dout->ncands;
 	if (dout->g1) {
-		/* every pattern handed out passes the check */
-		if (react_checker_run(c->ck, dout->g1, NULL) != REACT_OK)
-			return REACT_ESEMANTIC;
-		if ((st = keep_pattern(c, dout->g1)) != REACT_OK)
+		if ((st = put_under_test(c, dout->g1, dout->est_gain, forced, 0)) != REACT_OK)
 			return st;
-		c->test = dout->g1;
-		c->test_return = 0;
-		c->test_n = 0;
-		c->test_ext = 0;
-		c->test_est_gain = dout->est_gain;
-		c->test_forced = forced;
 		c->attempts++;
 	}
 	return REACT_OK;
@@ -628,19 +639,10 @@ static react_status_t try_return(react_ctl_t *c, const react_pattern_t **out)
 			return REACT_OK;
 	if ((st = react_pattern_clone(own, &g)) != REACT_OK)
 		return st;
-	if ((st = keep_pattern(c, g)) != REACT_OK) {
+	if ((st = put_under_test(c, g, NAN, 0, 1)) != REACT_OK) {
 		react_pattern_destroy(g);
 		return st;
 	}
-	/* every pattern handed out passes the check */
-	if (react_checker_run(c->ck, g, NULL) != REACT_OK)
-		return REACT_ESEMANTIC;
-	c->test = g;
-	c->test_return = 1;
-	c->test_n = 0;
-	c->test_ext = 0;
-	c->test_est_gain = NAN; /* not the estimate's choice */
-	c->test_forced = 0;
 	c->spell = 0;
 	c->calm = 0;
 	*out = g;
