@@ -40,6 +40,10 @@
 #   fig5a-onset  fig5a whose congestion starts mid-run: 200 epochs, the
 #             external flows start at 400 ms (about epoch 50); seed 1..3,
 #             p {2, 4}, congested_pairs {1, 2, 4}                (18)
+#   fig5a-allreduce  fig5a's network and congestion with the two AllReduce
+#             algorithms no default was chosen on, ring and rhd
+#             (Rabenseifner); seed 1..3, p {2, 4}, congested_pairs {2, 4}
+#                                                               (24)
 set -e
 jobs=1
 backend=flow
@@ -64,12 +68,12 @@ while getopts "j:b:o:w:B:O:S:HVqs:" opt; do
 	H) held=1 ;;
 	V) held=2 ;;
 	s) only=",$OPTARG," ;;
-	*) sed -n '2,42p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,46p' "$0" >&2; exit 2 ;;
 	esac
 done
 for x in $(echo "$only" | tr ',' ' '); do
-	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset) ;;
-	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8 or fig5a-onset)" >&2; exit 2 ;;
+	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset | fig5a-allreduce) ;;
+	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8, fig5a-onset or fig5a-allreduce)" >&2; exit 2 ;;
 	esac
 done
 case $backend in
@@ -91,9 +95,10 @@ fi
 mkdir -p "$out"
 
 if [ $quick = 1 ]; then
-	seeds5=1; seeds3=1; pairs=[1,3]; ps=[4]; counts=[16]; rates=[30Gbps]; opairs=[2]
+	seeds5=1; seeds3=1; pairs=[1,3]; ps=[4]; counts=[16]; rates=[30Gbps]; opairs=[2]; apairs=[4]
 else
 	seeds5=1..5; seeds3=1..3; pairs=1..6; ps=[2,4]; counts=[4,16]; rates=[30Gbps,50Gbps]; opairs=[1,2,4]
+	apairs=[2,4]
 fi
 [ $held = 1 ] && { seeds5=6..10; seeds3=4..6; }
 [ $held = 2 ] && { seeds5=11..15; seeds3=7..9; }
@@ -140,6 +145,9 @@ sweep fig8 fig8 --set seed=$seeds3 --set congestion.degraded_links.count=$counts
 sweep fig5a-onset fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
 	--set congestion.external.congested_pairs=$opairs --set congestion.external.start=400ms \
 	--set jobs.tree.epochs=200
+sweep fig5a-allreduce fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
+	--set congestion.external.congested_pairs=$apairs --set jobs.tree.collective=allreduce \
+	--set 'jobs.tree.algorithm=[ring,rhd]'
 
 # shellcheck disable=SC2086
 "$bench" $done_sets >> "$tmp"
