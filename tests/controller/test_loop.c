@@ -51,29 +51,47 @@ static void net_run(const net_t *n, const react_pattern_t *p, int64_t e, double 
 		*T *= n->time_scale_changed;
 }
 
-/* runs E epochs; returns the controller (caller destroys) */
-static react_ctl_t *drive(const react_pattern_t *g, const react_params_t *prm, net_t *n, int E, FILE *log,
-                          int *nrev, int *nchg)
+/* Runs E epochs of g on n0 before epoch `release` and on n1 from it on;
+ * every pattern handed out passes the check and applies D epochs after its
+ * decision.  *nrev, *nchg: reverts and changes; *tail (NULL: not wanted)
+ * the mean epoch time of the last 60 epochs (E >= 60).  Returns the
+ * controller (caller destroys). */
+static react_ctl_t *drive_nets(const react_pattern_t *g, const react_params_t *prm, const net_t *n0,
+                               const net_t *n1, int release, int E, FILE *log, int *nrev, int *nchg,
+                               double *tail)
 {
 	react_ctl_t *c;
 	double *fct = malloc(g->nflows * sizeof *fct), T;
 	cr_assert_eq(react_ctl_create(g, prm, &c), REACT_OK);
 	react_ctl_set_log(c, log);
 	*nrev = *nchg = 0;
+	if (tail)
+		*tail = 0;
 	for (int64_t e = 0; e < E; e++) {
 		const react_pattern_t *p = react_ctl_pattern_for(c, e);
 		react_decision_t d;
-		net_run(n, p, e, fct, &T);
+		net_run(e < release ? n0 : n1, p, e, fct, &T);
 		cr_assert_eq(react_ctl_observe(c, e, fct, p->nflows, T, &d), REACT_OK);
 		if (d.changed) {
-			cr_assert_eq(react_pattern_check(d.pattern, NULL), REACT_OK);
+			react_check_result_t res;
+			cr_assert_eq(react_pattern_check(d.pattern, &res), REACT_OK, "epoch %lld: %s",
+			             (long long)e, res.message);
 			cr_assert_eq(d.apply_epoch, e + 1 + prm->apply_delay);
 			*nchg += 1;
 			*nrev += d.reverted;
 		}
+		if (tail && e >= E - 60)
+			*tail += T / 60;
 	}
 	free(fct);
 	return c;
+}
+
+/* runs E epochs on one network; returns the controller (caller destroys) */
+static react_ctl_t *drive(const react_pattern_t *g, const react_params_t *prm, net_t *n, int E, FILE *log,
+                          int *nrev, int *nchg)
+{
+	return drive_nets(g, prm, n, n, E, E, log, nrev, nchg, NULL);
 }
 
 Test(loop, no_congestion_no_change)
@@ -617,32 +635,12 @@ static net_t after_release(const react_pattern_t *g, int32_t N, double m)
 	return n;
 }
 
-/* Runs E epochs of g on n0 before epoch `release` and n1 from it on, every
- * pattern handed out checked; *tail the mean epoch time of the last 60
- * epochs (E >= 60).  Returns the controller (caller destroys). */
+/* drive_nets for the release tests: *tail over the last 60 epochs */
 static react_ctl_t *drive_release(const react_pattern_t *g, const react_params_t *prm, const net_t *n0,
                                   const net_t *n1, int release, int E, FILE *log, double *tail)
 {
-	react_ctl_t *c;
-	double *fct = malloc(g->nflows * sizeof *fct), T;
-	*tail = 0;
-	cr_assert_eq(react_ctl_create(g, prm, &c), REACT_OK);
-	react_ctl_set_log(c, log);
-	for (int64_t e = 0; e < E; e++) {
-		const react_pattern_t *p = react_ctl_pattern_for(c, e);
-		react_decision_t d;
-		net_run(e < release ? n0 : n1, p, e, fct, &T);
-		cr_assert_eq(react_ctl_observe(c, e, fct, p->nflows, T, &d), REACT_OK);
-		if (d.changed) {
-			react_check_result_t res;
-			cr_assert_eq(react_pattern_check(d.pattern, &res), REACT_OK, "epoch %lld: %s",
-			             (long long)e, res.message);
-		}
-		if (e >= E - 60)
-			*tail += T / 60;
-	}
-	free(fct);
-	return c;
+	int nrev, nchg;
+	return drive_nets(g, prm, n0, n1, release, E, log, &nrev, &nchg, tail);
 }
 
 /* Congestion that ends: rank 3's downlink runs at a third of its rate until
