@@ -39,7 +39,7 @@ typedef struct sv {
 	char path[160];       /* dotted path, for messages ("jobs.tree.message") */
 	char section[64];     /* prefix that disambiguates axis names */
 	vt_t type;
-	size_t n;
+	size_t n, cap;
 	char **vals;
 	const char *src;
 	int line;
@@ -202,20 +202,27 @@ static void sv_clear(sv_t *sv)
 		free(sv->vals[i]);
 	free(sv->vals);
 	sv->vals = NULL;
-	sv->n = 0;
+	sv->n = sv->cap = 0;
 }
 
 static react_status_t sv_push(sv_t *sv, const char *v)
 {
-	char **nv = realloc(sv->vals, (sv->n + 1) * sizeof *nv);
-	if (!nv)
-		return REACT_ENOMEM;
-	sv->vals = nv;
-	if (!(nv[sv->n] = strdup(v)))
+	if (sv->n == sv->cap) {
+		size_t cap = sv->cap ? 2 * sv->cap : 4;
+		char **nv = realloc(sv->vals, cap * sizeof *nv);
+		if (!nv)
+			return REACT_ENOMEM;
+		sv->vals = nv;
+		sv->cap = cap;
+	}
+	if (!(sv->vals[sv->n] = strdup(v)))
 		return REACT_ENOMEM;
 	sv->n++;
 	return REACT_OK;
 }
+
+/* The most values one field may sweep (a range and a list together). */
+#define MAX_VALUES 100000
 
 /* "a..b" for integer fields: inclusive. */
 static int is_range(const char *s, int64_t *a, int64_t *b)
@@ -283,10 +290,14 @@ static react_status_t field(walk_t *w, const ynode_t *map, const char *key, cons
 				return fail_at(REACT_EPARSE, w->err, w->errlen, one->src, one->line,
 				               "field '%s': expected %s, got a range (this field cannot be swept)",
 				               sv->path, type_desc(sv));
-			if (b < a || b - a > 100000)
+			if (b < a)
 				return fail_at(REACT_EPARSE, w->err, w->errlen, one->src, one->line,
 				               "field '%s': range '%s': expected a..b with a <= b", sv->path,
 				               one->str);
+			if ((uint64_t)b - (uint64_t)a >= MAX_VALUES - sv->n)
+				return fail_at(REACT_EINVAL, w->err, w->errlen, one->src, one->line,
+				               "field '%s': range '%s': more than %d values in the field",
+				               sv->path, one->str, MAX_VALUES);
 			for (int64_t x = a; x <= b; x++) {
 				char buf[32];
 				if (x < imin)
@@ -321,6 +332,9 @@ static react_status_t field(walk_t *w, const ynode_t *map, const char *key, cons
 				               "field '%s': expected an integer >= %" PRId64 ", got %s",
 				               sv->path, imin, one->str);
 		}
+		if (sv->n >= MAX_VALUES)
+			return fail_at(REACT_EINVAL, w->err, w->errlen, one->src, one->line,
+			               "field '%s': more than %d values", sv->path, MAX_VALUES);
 		if ((st = sv_push(sv, one->str)) != REACT_OK)
 			return st;
 	}
@@ -641,41 +655,47 @@ static react_status_t walk_job(walk_t *w, const ynode_t *jn, int32_t j)
 		    REACT_OK)
 			return st;
 	}
-	/* Every collective x algorithm x ranks combination must have a generator. */
+	/* Every collective x algorithm x ranks combination must have a generator.
+	 * A generator's only requirement on the rank count is 2 <= N (react/
+	 * generators.h; ranks' own minimum) up to the 4096 checked here, so one
+	 * pattern per collective x algorithm, at the job's fewest ranks, tells. */
 	const char *cdef = "allreduce", *adef = "tree", *rdef = "8";
 	size_t nc = js->collective.n ? js->collective.n : 1;
 	size_t na = js->algorithm.n ? js->algorithm.n : 1;
 	size_t nr = js->ranks.n ? js->ranks.n : 1;
+	int64_t rmin = INT64_MAX;
+	for (size_t ri = 0; ri < nr; ri++) {
+		int64_t r;
+		sc_parse_int(js->ranks.n ? js->ranks.vals[ri] : rdef, &r);
+		if (r > 4096)
+			return fail_at(REACT_EINVAL, w->err, w->errlen, js->ranks.src, js->ranks.line,
+			               "field 'jobs.%s.ranks': expected at most 4096 ranks, got %lld", sect,
+			               (long long)r);
+		if (r < rmin)
+			rmin = r;
+	}
 	for (size_t ci = 0; ci < nc; ci++)
-		for (size_t ai = 0; ai < na; ai++)
-			for (size_t ri = 0; ri < nr; ri++) {
-				react_collective_t c;
-				react_algorithm_t a;
-				int64_t r;
-				react_pattern_t *p = NULL;
-				react_collective_parse(js->collective.n ? js->collective.vals[ci] : cdef, &c);
-				react_algorithm_parse(js->algorithm.n ? js->algorithm.vals[ai] : adef, &a);
-				sc_parse_int(js->ranks.n ? js->ranks.vals[ri] : rdef, &r);
-				if (r > 4096)
-					return fail_at(REACT_EINVAL, w->err, w->errlen, js->ranks.src,
-					               js->ranks.line,
-					               "field 'jobs.%s.ranks': expected at most 4096 ranks, got %lld",
-					               sect, (long long)r);
-				st = react_pattern_generate(c, a, (int32_t)r, (uint64_t)r * 1024, &p);
-				react_pattern_destroy(p);
-				if (st == REACT_ENOMEM)
-					return st;
-				if (st != REACT_OK) {
-					const sv_t *at = js->algorithm.n ? &js->algorithm : js->collective.n
-					                     ? &js->collective : &js->name;
-					return fail_at(REACT_EINVAL, w->err, w->errlen, at->src, at->line,
-					               "job '%s': no %s pattern for %s %s with %d ranks; expected "
-					               "allreduce with tree, ring or rhd, or allgather with ring "
-					               "or recdbl",
-					               sect, st == REACT_EUNSUPPORTED ? "generated" : "valid",
-					               react_collective_name(c), react_algorithm_name(a), (int)r);
-				}
+		for (size_t ai = 0; ai < na; ai++) {
+			react_collective_t c;
+			react_algorithm_t a;
+			react_pattern_t *p = NULL;
+			react_collective_parse(js->collective.n ? js->collective.vals[ci] : cdef, &c);
+			react_algorithm_parse(js->algorithm.n ? js->algorithm.vals[ai] : adef, &a);
+			st = react_pattern_generate(c, a, (int32_t)rmin, (uint64_t)rmin * 1024, &p);
+			react_pattern_destroy(p);
+			if (st == REACT_ENOMEM)
+				return st;
+			if (st != REACT_OK) {
+				const sv_t *at = js->algorithm.n ? &js->algorithm : js->collective.n
+				                     ? &js->collective : &js->name;
+				return fail_at(REACT_EINVAL, w->err, w->errlen, at->src, at->line,
+				               "job '%s': no %s pattern for %s %s with %d ranks; expected "
+				               "allreduce with tree, ring or rhd, or allgather with ring "
+				               "or recdbl",
+				               sect, st == REACT_EUNSUPPORTED ? "generated" : "valid",
+				               react_collective_name(c), react_algorithm_name(a), (int)rmin);
 			}
+		}
 	return REACT_OK;
 }
 

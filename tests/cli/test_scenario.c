@@ -117,6 +117,29 @@ Test(scenario, range_syntax)
 	parse_fails("seed: \"1..3\"\n" BASE JOB, "bad.yaml:1:", "expected an integer");
 }
 
+/* A field sweeps at most 100000 values, ranges and list items together; a
+ * rank sweep over the whole range is read (one pattern per collective x
+ * algorithm is generated to check it, not one per rank count). */
+Test(scenario, sweep_value_limit)
+{
+	react_scenario_t *s = parse_ok("seed: 1..100000\n" BASE JOB);
+	cr_assert_eq(react_scenario_nconfigs(s), 100000);
+	react_scenario_destroy(s);
+	parse_fails("seed: 0..100000\n" BASE JOB, "bad.yaml:1:", "more than 100000 values");
+	parse_fails("seed: [1..60000, 1..50000]\n" BASE JOB, "bad.yaml:1:",
+	            "more than 100000 values");
+	parse_fails("seed: -9223372036854775807..9223372036854775807\n" BASE JOB, "bad.yaml:1:",
+	            "more than 100000 values");
+	s = parse_ok("topology: {type: star, hosts: 4096}\njobs:\n  - {name: a, ranks: 2..4096, "
+	             "algorithm: [tree, ring, rhd]}\n");
+	cr_assert_eq(react_scenario_nconfigs(s), 4095 * 3);
+	react_scenario_destroy(s);
+	parse_fails(BASE "jobs:\n  - {name: a, ranks: [4, 2..3, 4097]}\n", "bad.yaml:3:",
+	            "at most 4096 ranks, got 4097");
+	parse_fails(BASE "jobs:\n  - {name: a, ranks: [8, 3], collective: allgather, algorithm: "
+	            "[ring, tree]}\n", "bad.yaml:3:", "allgather tree with 3 ranks");
+}
+
 Test(scenario, same_config_same_resolution)
 {
 	react_scenario_t *s = parse_ok("seed: [1, 2]\n" BASE JOB "congestion:\n  external: "
