@@ -1,5 +1,5 @@
 /*
- * react replay PATTERN FCTS.jsonl [--seed S] [--set key=value]...
+ * react replay PATTERN FCTS.jsonl [--seed S] [--set key=value]... [--estimate P.json]
  *
  * Feeds a recorded FCT trace through a fresh controller and prints its
  * decision log (one JSON line per batch) to stdout.  The controller gets
@@ -9,6 +9,10 @@
  * default parameters and seed 1, with a notice.  Exit codes: 0 the trace
  * replayed; 1 the trace ran a pattern other than the one the replaying
  * controller would run at some epoch (decisions diverged); 2 bad input.
+ * --estimate P.json: after every batch, one more line with the controller's
+ * estimate of P against its base pattern at that point (P: a transform of
+ * PATTERN, e.g. the oracle's pattern), to tell a search that did not reach
+ * a better pattern from an estimate that does not see it.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,9 +27,14 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: react replay PATTERN.json FCTS.jsonl [--seed S] [--set key=value]...\n"
+	           "                    [--estimate P.json]\n"
 	           "  Replays a recorded trace through a fresh controller; prints the decision log.\n"
 	           "  The controller gets the parameters and seed the trace records; --seed and\n"
 	           "  --set change them (a trace without them: the defaults below, seed 1).\n"
+	           "  --estimate P.json: after every batch, a line {\"epoch\",\"base_hash\",\n"
+	           "  \"estimate_hash\",\"est_base\",\"est\",\"est_gain\"}: the controller's estimate\n"
+	           "  (estimator pattern) of P, a transform of PATTERN (the oracle's pattern, say),\n"
+	           "  against its base pattern.\n"
 	           "  Exit 0: replayed; 1: the trace's pattern differs from the controller's at an\n"
 	           "  epoch; 2: bad input.  Parameters (--set):\n");
 	for (size_t i = 0; i < react_params_count(); i++) {
@@ -56,9 +65,9 @@ static int apply_override(react_params_t *prm, const char *key, const char *val,
 
 int react_cmd_replay(int argc, char **argv)
 {
-	const char *ppath = NULL, *tpath = NULL;
+	const char *ppath = NULL, *tpath = NULL, *epath = NULL;
 	react_params_t prm;
-	react_pattern_t *pat = NULL;
+	react_pattern_t *pat = NULL, *epat = NULL;
 	react_ctl_t *ctl = NULL;
 	react_trace_reader_t *rd = NULL;
 	react_trace_run_t run;
@@ -84,6 +93,12 @@ int react_cmd_replay(int argc, char **argv)
 				return 2;
 			}
 			overrides++;
+		} else if (!strcmp(argv[i], "--estimate")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "react replay: --estimate needs a pattern file\n");
+				return 2;
+			}
+			epath = argv[++i];
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "react replay: unknown option '%s'\n", argv[i]);
 			usage(stderr);
@@ -105,6 +120,23 @@ int react_cmd_replay(int argc, char **argv)
 	if (react_pattern_read_json(ppath, &pat, why, sizeof why) != REACT_OK) {
 		fprintf(stderr, "react replay: %s\n", why[0] ? why : ppath);
 		goto out;
+	}
+	if (epath) {
+		why[0] = 0;
+		if (react_pattern_read_json(epath, &epat, why, sizeof why) != REACT_OK) {
+			fprintf(stderr, "react replay: %s\n", why[0] ? why : epath);
+			goto out;
+		}
+		int same = epat->nranks == pat->nranks && epat->nflows == pat->nflows;
+		for (size_t f = 0; same && f < pat->nflows; f++)
+			same = epat->flows[f].step == pat->flows[f].step &&
+			       epat->flows[f].chunk == pat->flows[f].chunk &&
+			       epat->flows[f].bytes == pat->flows[f].bytes;
+		if (!same) {
+			fprintf(stderr, "react replay: --estimate %s: expected a transform of %s (the same "
+			        "ranks and flows: steps, chunks and bytes in the same order)\n", epath, ppath);
+			goto out;
+		}
 	}
 	if (react_trace_reader_open(tpath, &rd, why, sizeof why) != REACT_OK) {
 		fprintf(stderr, "react replay: %s\n", why);
@@ -177,7 +209,19 @@ int react_cmd_replay(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
+		react_ctl_stats_t s0, s1;
+		react_ctl_stats(ctl, &s0);
 		st = react_ctl_observe(ctl, ep.epoch, ep.fct_s, ep.nflows, ep.epoch_time_s, NULL);
+		react_ctl_stats(ctl, &s1);
+		if (st == REACT_OK && epat && s1.batches > s0.batches) {
+			double e0, e;
+			st = react_ctl_estimate(ctl, epat, &e0, &e);
+			if (st == REACT_OK)
+				printf("{\"epoch\":%" PRId64 ",\"base_hash\":\"%016" PRIx64 "\",\"estimate_hash\":\"%016"
+				       PRIx64 "\",\"est_base\":%.10g,\"est\":%.10g,\"est_gain\":%.6f}\n",
+				       ep.epoch, react_pattern_hash(react_ctl_base(ctl)), react_pattern_hash(epat),
+				       e0, e, 1.0 - e / e0);
+		}
 		if (st != REACT_OK) {
 			fprintf(stderr, "react replay: %s:%ld: the controller rejected epoch %" PRId64 ": %s\n", tpath,
 			        ep.line, ep.epoch, react_status_str(st));
@@ -192,5 +236,6 @@ out:
 	react_trace_reader_close(rd);
 	react_ctl_destroy(ctl);
 	react_pattern_destroy(pat);
+	react_pattern_destroy(epat);
 	return rc;
 }

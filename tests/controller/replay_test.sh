@@ -79,4 +79,24 @@ grep -q '"action":"change"' "$dir/run.log" || fail "no change in the recorded ru
 "$react" replay "$r/pattern-tree.json" "$r/trace-tree.jsonl" > "$dir/run-replay.log" 2> "$dir/err" || fail "replay of react run's trace: exit $?: $(cat "$dir/err")"
 cmp -s "$dir/run-replay.log" "$dir/run.log" || fail "replay of react run's trace differs from its decisions.jsonl"
 grep -q "trace-tree.jsonl: a flow run, seed 3; replaying with the parameters it records" "$dir/err" || fail "no run notice: $(cat "$dir/err")"
+# --estimate: one more line per batch, the decisions unchanged; the
+# base estimated against itself gains exactly 0, a relabelled pattern not
+"$react" replay "$dir/tree16.json" "$t" --estimate "$dir/tree16.json" > "$dir/est.log" 2> "$dir/err" || fail "--estimate: exit $?: $(cat "$dir/err")"
+grep -v '"estimate_hash"' "$dir/est.log" | cmp -s - "$t.log" || fail "--estimate changed the decision log"
+nd=$(grep -vc '"estimate_hash"' "$dir/est.log"); ne=$(grep -c '"estimate_hash"' "$dir/est.log")
+[ "$nd" -eq "$ne" ] || fail "--estimate: $ne estimate lines for $nd batches"
+h0=$(head -1 "$t.log" | sed 's/.*"pattern_hash":"\([0-9a-f]*\)".*/\1/')
+grep "\"base_hash\":\"$h0\"" "$dir/est.log" > "$dir/est0" || fail "--estimate: no line with the initial pattern as the base"
+grep -v '"est_gain":0.000000}' "$dir/est0" && fail "--estimate: the base against itself gains other than 0"
+grep -q "\"estimate_hash\":\"$h0\"" "$dir/est0" || fail "--estimate: estimate_hash is not the given pattern's"
+awk 'BEGIN { FS = OFS = "," } /^\[/ { for (i = 2; i <= 3; i++) if ($i == "0") $i = "1"; else if ($i == "1") $i = "0" } 1' \
+	"$dir/tree16.json" > "$dir/swap01.json"
+"$react" verify "$dir/swap01.json" > /dev/null 2>&1 || fail "the relabelled pattern fails the check"
+"$react" replay "$dir/tree16.json" "$t" --estimate "$dir/swap01.json" > "$dir/est.log" 2> "$dir/err" || fail "--estimate swap: exit $?: $(cat "$dir/err")"
+grep '"estimate_hash"' "$dir/est.log" | grep -qv '"est_gain":0.000000}' || fail "--estimate: a relabelled pattern estimated as the base everywhere"
+"$react" replay "$dir/tree16.json" "$t" --estimate "$r/pattern-tree.json" > /dev/null 2> "$dir/err"; rc=$?
+[ $rc -eq 2 ] || fail "--estimate of another collective's pattern: exit $rc, expected 2"
+grep -q "expected a transform of .*tree16.json" "$dir/err" || fail "--estimate mismatch message: $(cat "$dir/err")"
+"$react" replay "$dir/tree16.json" "$t" --estimate "$dir/nosuch.json" > /dev/null 2> "$dir/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "nosuch.json" "$dir/err" || fail "--estimate of a missing file: exit $rc, $(cat "$dir/err")"
 echo "replay: ok"

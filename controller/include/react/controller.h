@@ -139,6 +139,10 @@ void react_ctl_destroy(react_ctl_t *ctl);
  * controller is destroyed). */
 const react_pattern_t *react_ctl_pattern_for(const react_ctl_t *ctl, int64_t epoch);
 
+/* The base pattern G0: the last one kept (the initial pattern at first);
+ * owned by the controller. */
+const react_pattern_t *react_ctl_base(const react_ctl_t *ctl);
+
 typedef struct react_decision {
 	int changed;                    /* 1 when a new pattern was scheduled */
 	int reverted;                   /* 1 when the change is a revert */
@@ -152,6 +156,16 @@ typedef struct react_decision {
  * epoch closed a batch.  REACT_EINVAL on an out-of-order epoch or bad data. */
 react_status_t react_ctl_observe(react_ctl_t *ctl, int64_t epoch, const double *fct_s,
                                  size_t nflows, double epoch_time_s, react_decision_t *decision);
+
+/* The controller's "pattern" estimate (react_estimate_pattern, decide.c) of
+ * g against its current base pattern G0, from its FCT history and G0's last
+ * batch, whatever the estimator parameter: *est_base of G0, *est of g, in
+ * seconds (lower is better).  g must be a transform of the job's pattern
+ * (the same flows in the same order: what REACT's moves and the oracle's
+ * produce).  For diagnosis (react replay --estimate): nothing changes.
+ * REACT_EINVAL when g has other flows or no batch has been recorded yet. */
+react_status_t react_ctl_estimate(const react_ctl_t *ctl, const react_pattern_t *g,
+                                  double *est_base, double *est);
 
 /* Decision log: one JSON object per line and per batch (epoch, congested
  * flows with type, candidates with estimated gain, accepted/reverted, why).

@@ -894,6 +894,22 @@ fail:
 	return st;
 }
 
+const react_pattern_t *react_ctl_base(const react_ctl_t *c) { return c ? c->base : NULL; }
+
+react_status_t react_ctl_estimate(const react_ctl_t *c, const react_pattern_t *g,
+                                  double *est_base, double *est)
+{
+	if (!c || !g || !est_base || !est || c->base_n < 1 || g->nflows != c->F ||
+	    g->nranks != c->base->nranks)
+		return REACT_EINVAL;
+	for (size_t f = 0; f < c->F; f++) {
+		const react_flow_t *a = &c->base->flows[f], *b = &g->flows[f];
+		if (a->step != b->step || a->chunk != b->chunk || a->bytes != b->bytes)
+			return REACT_EINVAL;
+	}
+	return react_estimate_pattern(c->base, c->base_fct, c->base_n, c->hist, g, est_base, est);
+}
+
 react_status_t react_ctl_observe(react_ctl_t *c, int64_t epoch, const double *fct_s,
                                  size_t nflows, double epoch_time_s, react_decision_t *d)
 {
