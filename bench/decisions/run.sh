@@ -4,7 +4,7 @@
 #
 # usage: bench/decisions/run.sh [-j N] [-b flow|dctcp] [-o DIR] [-w FILE] [-B BUILD]
 #                               [-O KEY=VALUE]... [-S KEY=VALUE]... [-H | -V] [-q]
-#                               [-s SET,SET...]
+#                               [-s SET,SET...] [-t]
 #   -j N     configurations run at once (react sweep -j; default 1)
 #   -b B     backend: flow (default) or dctcp; on dctcp the oracle searches on
 #            the flow backend and runs its 16 best patterns on dctcp
@@ -28,6 +28,9 @@
 #   -s SETS  only these sets (comma-separated names below; default all)
 #   -q       quick: a handful of configurations per set (a smoke test; the
 #            report then goes to stdout only unless -w is given)
+#   -t       also write every REACT run's FCT trace (react sweep --trace),
+#            for bench/decisions/gap.sh: does REACT's estimate see the
+#            oracle's pattern where the oracle beats REACT?
 #
 # Sets (scenarios/paper/, overrides with --set):
 #   fig5a     seed 1..5, p {2, 4}, congested_pairs 1..6       (60 configurations)
@@ -55,7 +58,8 @@ held=0
 oopts=
 sopts=
 only=
-while getopts "j:b:o:w:B:O:S:HVqs:" opt; do
+trace=
+while getopts "j:b:o:w:B:O:S:HVqs:t" opt; do
 	case $opt in
 	j) jobs=$OPTARG ;;
 	b) backend=$OPTARG ;;
@@ -68,7 +72,8 @@ while getopts "j:b:o:w:B:O:S:HVqs:" opt; do
 	H) held=1 ;;
 	V) held=2 ;;
 	s) only=",$OPTARG," ;;
-	*) sed -n '2,46p' "$0" >&2; exit 2 ;;
+	t) trace=--trace ;;
+	*) sed -n '2,49p' "$0" >&2; exit 2 ;;
 	esac
 done
 for x in $(echo "$only" | tr ',' ' '); do
@@ -123,7 +128,7 @@ sweep() {
 	done_sets="$done_sets $out/$name"
 	t0=$(date +%s)
 	"$react" sweep "$root/scenarios/paper/$scen.yaml" "$@" --backend "$backend" \
-		-o "$out/$name" -j "$jobs" --oracle --oracle-cache "$out/oracle-cache" $oopts $sopts --no-plot --quiet \
+		-o "$out/$name" -j "$jobs" --oracle --oracle-cache "$out/oracle-cache" $oopts $sopts $trace --no-plot --quiet \
 		> "$out/$name.out"
 	t1=$(date +%s)
 	n=$(($(wc -l < "$out/$name/runs.csv") - 1))

@@ -44,6 +44,9 @@ Test(params, defaults_are_table3)
 	cr_assert_float_eq(p.shift, 0.15, 1e-15);
 	cr_assert_eq(p.shift_history, REACT_SHIFT_HIST_FORGET);
 	cr_assert_eq(p.return_after, 3);
+	/* the estimator: chosen by measurement (docs/controller.md, "Counting
+	 * an endpoint's flows as they overlap in time") */
+	cr_assert_eq(p.estimator, REACT_EST_OVERLAP);
 	cr_assert_eq(react_params_validate(&p, why, sizeof why), REACT_OK);
 }
 
@@ -226,6 +229,52 @@ Test(rates, loaded_sender_with_uneven_excess_is_blamed)
 	react_rates_destroy(r);
 	react_history_destroy(h);
 	free(fct);
+	react_pattern_destroy(g);
+}
+
+/* Two flows into one receiver in one step share its link only while both
+ * run.  Here 0 -> 1 and 2 -> 1 start together and take 2 c0 each; 1 -> 3
+ * waits for 0 -> 1 (chunk 0) while 2 -> 3 starts at once, so the two flows
+ * into 3 run one after the other at the full rate.  No rank is loaded.
+ * Counted by the step (in-degree 2 for all four) the receivers' share of
+ * two flows is learned as 1 and receiver 1 is blamed for the rest; counted
+ * by the overlap in time, nothing is blamed and a flow into 1 alone is
+ * estimated at the line rate. */
+Test(rates, overlap_degrees_count_the_flows_that_run_together)
+{
+	react_pattern_t *g;
+	react_history_t *h;
+	react_rates_t *r;
+	const double c0 = 1e-9;
+	const react_flow_t fl[4] = {{0, 0, 1, 0, 1, 1000, REACT_RECV_STORE},
+	                            {0, 2, 1, 2, 1, 1000, REACT_RECV_STORE},
+	                            {1, 1, 3, 0, 1, 1000, REACT_RECV_STORE},
+	                            {1, 2, 3, 2, 1, 1000, REACT_RECV_STORE}};
+	const double fct[4] = {2000 * c0, 2000 * c0, 1000 * c0, 1000 * c0};
+	cr_assert_eq(react_pattern_create(REACT_COLL_ALLGATHER, REACT_ALGO_CUSTOM, 4, 4, 4000, &g),
+	             REACT_OK);
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(react_pattern_add_flow(g, &fl[i]), REACT_OK);
+	cr_assert_eq(react_pattern_finalize(g, NULL, 0), REACT_OK);
+	cr_assert_eq(react_pattern_in_degree(g, 1, 3), 2);
+	cr_assert_eq(react_history_create(4, 60, &h), REACT_OK);
+	for (int e = 0; e < 6; e++)
+		cr_assert_eq(react_history_add(h, g, fct), REACT_OK);
+	cr_assert_eq(react_history_learn_deg(h, REACT_DEG_STEP, &r), REACT_OK);
+	cr_assert_gt(r->y[1], 0.5, "step degrees: receiver 1 is blamed (%g flows)", r->y[1]);
+	react_rates_destroy(r);
+	cr_assert_eq(react_history_learn_deg(h, REACT_DEG_OVERLAP, &r), REACT_OK);
+	cr_assert_eq(r->degrees, REACT_DEG_OVERLAP);
+	cr_assert_float_eq(r->c0, c0, 1e-18);
+	for (int32_t i = 0; i < 4; i++)
+		cr_assert(r->x[i] < 0.05 && r->y[i] < 0.05, "rank %d blamed: x %g y %g", i, r->x[i],
+		          r->y[i]);
+	cr_assert_lt(react_rates_flow_overlap(r, 3, 1, 1.0, 1.0), 1.05 * c0);
+	/* two flows that do run together into 1 share it */
+	cr_assert_gt(react_rates_flow_overlap(r, 3, 1, 1.0, 2.0), 1.95 * c0);
+	react_rates_destroy(r);
+	cr_assert_eq(react_history_learn_deg(h, 7, &r), REACT_EINVAL);
+	react_history_destroy(h);
 	react_pattern_destroy(g);
 }
 

@@ -113,26 +113,41 @@ static void decide_on_worked_example(const react_params_t *prm, react_pattern_t 
 
 /* On the whole AllReduce (reduce and broadcast phases) the best swaps of
  * rank 3 gain 4.2 % by the exact model (1312 -> 1257 us): the broadcast
- * into rank 3 is unavoidable.  The shipped pipeline (default estimate from
- * the learned rates, not the exact model) sees that: it says no at the
- * paper's epsilon of 5 %; at the default epsilon of 3 % it takes a swap
- * that lowers rank 3's in-degree, the reduce phase is 576 us again, and its
- * estimate of the whole collective's gain is within 1.5 points of the best
- * swaps' exact gain. */
-Test(worked, default_pipeline_says_no_at_5_percent)
+ * into rank 3 is unavoidable.  The "pattern" estimator (learned rates at
+ * step degrees) sees that: it says no at the paper's epsilon of 5 %; at
+ * 3 % it takes a swap that lowers rank 3's in-degree, the reduce phase is
+ * 576 us again, and its estimate of the whole collective's gain is within
+ * 1.5 points of the best swaps' exact gain. */
+Test(worked, pattern_estimator_says_no_at_5_percent)
 {
 	react_params_t prm;
 	react_pattern_t *g1;
 	react_decide_out_t out;
 	double t, gx;
 	react_params_default(&prm);
+	prm.estimator = REACT_EST_PATTERN;
 	prm.epsilon = 0.05;
 	decide_on_worked_example(&prm, &g1, &out, &t, &gx);
 	cr_assert_null(g1, "a swap was accepted although the best gains 4.2 %% < epsilon");
 	cr_assert_gt(out.ncands, 0u);
 	free(out.cands);
+	prm.epsilon = 0.03;
+	decide_on_worked_example(&prm, &g1, &out, &t, &gx);
+	cr_assert_not_null(g1, "the controller found no swap (%zu candidates)", out.ncands);
+	cr_assert_float_eq(t, 576e-6, 1e-9, "reduce phase after the controller's swap: %.9g s", t);
+	cr_assert_float_eq(out.est_gain, 1.0 - 1257e-6 / 1312e-6, 0.015, "estimated gain %.4f",
+	                   out.est_gain);
+	react_pattern_destroy(g1);
+	free(out.cands);
 }
 
+/* The shipped pipeline (react_params_default: the "overlap" estimator)
+ * restores the 576 us reduce phase and loses nothing on the whole
+ * collective.  Its estimate of the swap it takes, +6.1 %, is above the
+ * swap's exact gain (0: the reduce phase gains what the broadcast into
+ * rank 3 loses): it re-times the moved flows at their new overlaps, while
+ * a flow that kept its endpoints keeps its observed time although a moved
+ * neighbour now runs beside it (docs/controller.md). */
 Test(worked, default_pipeline_restores_576us)
 {
 	react_params_t prm;
@@ -140,15 +155,13 @@ Test(worked, default_pipeline_restores_576us)
 	react_decide_out_t out;
 	double t, gx;
 	react_params_default(&prm);
+	cr_assert_eq(prm.estimator, REACT_EST_OVERLAP);
 	cr_assert_float_eq(prm.epsilon, 0.03, 1e-15);
 	decide_on_worked_example(&prm, &g1, &out, &t, &gx);
 	cr_assert_not_null(g1, "the controller found no swap (%zu candidates)", out.ncands);
 	cr_assert_float_eq(t, 576e-6, 1e-9, "reduce phase after the controller's swap: %.9g s", t);
-	/* the best swaps gain 4.2 %; some swaps that restore the reduce phase
-	 * delay the broadcast by as much, and the estimate ties them */
 	cr_assert_geq(gx, 0.0, "exact gain %.4f", gx);
-	cr_assert_float_eq(out.est_gain, 1.0 - 1257e-6 / 1312e-6, 0.015, "estimated gain %.4f",
-	                   out.est_gain);
+	cr_assert_gt(out.est_gain, 0.03, "estimated gain %.4f", out.est_gain);
 	/* the first candidate tried lowers rank 3's degree (a green swap) */
 	cr_assert_eq(out.cands[0].xf.x, 3);
 	react_pattern_destroy(g1);

@@ -91,7 +91,7 @@ enum { REACT_PROFILE_DEFAULT = 0, REACT_PROFILE_PAPER = 1 };
 enum { REACT_BACKOFF_OFF = 0, REACT_BACKOFF_DOUBLING = 1 };
 /* paper: the B + 1 old critical paths re-timed (5.4.1, footnote 5);
  * pattern: the whole candidate pattern re-timed from learned rates */
-enum { REACT_EST_PAPER = 0, REACT_EST_PATTERN = 1 };
+enum { REACT_EST_PAPER = 0, REACT_EST_PATTERN = 1, REACT_EST_OVERLAP = 2 };
 /* paper: keep when mean(T1) (1 + tau_r) < mean(T0) (5.4.2);
  * welch: keep when the mean gain exceeds min_gain and a one-sided Welch
  * bound (confidence) on it is above 0 */

@@ -48,8 +48,18 @@ typedef struct react_rates {
 	double *x, *y;      /* N: egress / ingress load of each rank, in flows */
 	double *z;          /* N x N: a pair's mean excess, in flows */
 	int32_t *zn;        /* N x N: records of the pair */
+	int degrees;        /* REACT_DEG_* the rates were learned with */
 	double zprior;      /* excess of a pair never seen: the mean over all records */
 } react_rates_t;
+/* How a flow's sharing of its endpoints is counted when rates are learned
+ * and applied: the step degree (the flows the endpoint has in the flow's
+ * step) or the overlap degree (1 + the time the endpoint's other flows run
+ * alongside it, over its duration: flows of one step that run one after
+ * the other count 1 each). */
+enum { REACT_DEG_STEP = 0, REACT_DEG_OVERLAP = 1 };
+/* Rates learned with `degrees` (REACT_DEG_*); react_history_learn: step. */
+react_status_t react_history_learn_deg(const react_history_t *h, int degrees,
+                                       react_rates_t **out);
 react_status_t react_history_learn(const react_history_t *h, react_rates_t **out);
 void react_rates_destroy(react_rates_t *r);
 /* Effective share of k flows at one endpoint: out = 1 sending, 0 receiving. */
@@ -58,6 +68,10 @@ double react_rates_share(const react_rates_t *r, int32_t k, int out);
  * kout and the receiver's in-degree kin in its step. */
 double react_rates_flow(const react_rates_t *r, react_rank_t src, react_rank_t dst, int32_t kout,
                         int32_t kin);
+/* The same with overlap degrees (REACT_DEG_OVERLAP): c0 x (max(dout + x_src,
+ * din + y_dst) + z), the endpoints' sharing counted as it runs. */
+double react_rates_flow_overlap(const react_rates_t *r, react_rank_t src, react_rank_t dst,
+                                double dout, double din);
 int react_rates_pair_seen(const react_rates_t *r, react_rank_t src, react_rank_t dst);
 
 typedef struct react_candidate_log {
@@ -79,7 +93,7 @@ typedef struct react_decide_in {
 	const uint64_t *rejected;    /* hashes of patterns not to produce again */
 	size_t nrejected;
 	const react_history_t *history; /* for the path estimate, may be NULL */
-	int estimator;               /* REACT_EST_PAPER or REACT_EST_PATTERN (when estimate is NULL) */
+	int estimator;               /* REACT_EST_* (when estimate is NULL) */
 	int selection;               /* REACT_SEL_FIRST or REACT_SEL_BEST */
 	int pruning;                 /* REACT_PRUNE_DEGREE or REACT_PRUNE_ESTIMATE */
 	int beam;                    /* selection best: beam width (0: 16) */
@@ -97,12 +111,13 @@ typedef struct react_decide_out {
 } react_decide_out_t;
 
 /* The "pattern" estimate (decide.c) of candidate g against g0, which ran
- * the batch fct (B x g0->nflows), with rates learned from history h: *est0
- * of g0 itself, *est of g (seconds; lower is better).  g must have g0's
- * flows (a transform of it). */
+ * the batch fct (B x g0->nflows), with rates learned from history h with
+ * `degrees` (REACT_DEG_*: the estimators pattern and overlap): *est0 of g0
+ * itself, *est of g (seconds; lower is better).  g must have g0's flows (a
+ * transform of it). */
 react_status_t react_estimate_pattern(const react_pattern_t *g0, const double *fct, int B,
-                                      const react_history_t *h, const react_pattern_t *g,
-                                      double *est0, double *est);
+                                      const react_history_t *h, int degrees,
+                                      const react_pattern_t *g, double *est0, double *est);
 
 /* Every accepted candidate passed the semantic check; the final pattern is
  * checked again and REACT_ESEMANTIC returned (never g1) if it fails. */

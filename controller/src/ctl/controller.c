@@ -907,7 +907,10 @@ react_status_t react_ctl_estimate(const react_ctl_t *c, const react_pattern_t *g
 		if (a->step != b->step || a->chunk != b->chunk || a->bytes != b->bytes)
 			return REACT_EINVAL;
 	}
-	return react_estimate_pattern(c->base, c->base_fct, c->base_n, c->hist, g, est_base, est);
+	return react_estimate_pattern(c->base, c->base_fct, c->base_n, c->hist,
+	                              c->p.estimator == REACT_EST_OVERLAP ? REACT_DEG_OVERLAP
+	                                                                  : REACT_DEG_STEP,
+	                              g, est_base, est);
 }
 
 react_status_t react_ctl_observe(react_ctl_t *c, int64_t epoch, const double *fct_s,

@@ -38,6 +38,7 @@
 #include "react/check.h"
 #include "react/controller.h"
 #include "react/critpath.h"
+#include "overlap.h"
 #include "react/decide.h"
 
 typedef struct vtx {
@@ -110,7 +111,87 @@ typedef struct patest {
 	double *w, *acc, *model;
 	int32_t *deg0;
 	double aux;          /* of the last estimate: mean finish time of every flow */
+	int overlap;         /* the overlap estimator: rates->degrees is REACT_DEG_OVERLAP */
+	react_ovl_t ovl;     /* its workspace, and each flow's duration, start, degrees */
+	double *dur, *t0, *dout, *din;
 } patest_t;
+
+/* Passes of the overlap estimate: the moved flows' times from their step
+ * degrees, then from the overlaps of that timeline, and once more. */
+#define OVERLAP_PASSES 2
+
+static react_status_t patest_init(patest_t *pt, const react_pattern_t *g0, const double *fct,
+                                  int B, const react_rates_t *rates)
+{
+	size_t F = g0->nflows ? g0->nflows : 1;
+	pt->g0 = g0;
+	pt->fct = fct;
+	pt->B = B;
+	pt->rates = rates;
+	pt->overlap = rates->degrees == REACT_DEG_OVERLAP;
+	pt->acc = malloc(F * sizeof *pt->acc);
+	pt->model = malloc(F * sizeof *pt->model);
+	pt->deg0 = malloc(F * sizeof *pt->deg0);
+	if (!pt->acc || !pt->model || !pt->deg0)
+		return REACT_ENOMEM;
+	for (size_t f = 0; f < g0->nflows; f++)
+		pt->deg0[f] = react_pattern_flow_degree(g0, f);
+	if (pt->overlap) {
+		pt->dur = malloc(F * sizeof *pt->dur);
+		pt->t0 = malloc(F * sizeof *pt->t0);
+		pt->dout = malloc(F * sizeof *pt->dout);
+		pt->din = malloc(F * sizeof *pt->din);
+		if (!pt->dur || !pt->t0 || !pt->dout || !pt->din)
+			return REACT_ENOMEM;
+		return react_ovl_init(&pt->ovl, g0->nflows, g0->nranks);
+	}
+	return REACT_OK;
+}
+
+static void patest_free(patest_t *pt)
+{
+	free(pt->acc);
+	free(pt->model);
+	free(pt->deg0);
+	free(pt->dur);
+	free(pt->t0);
+	free(pt->dout);
+	free(pt->din);
+	if (pt->ovl.ev)
+		react_ovl_free(&pt->ovl);
+}
+
+/* The overlap estimate of one epoch e: every flow's time (observed where
+ * pe->model is NAN, else the learned rates at the flow's overlap degrees,
+ * found by OVERLAP_PASSES passes over the candidate's own timeline), in
+ * pe->dur. */
+static void overlap_times(patest_t *pe, const react_pattern_t *g, int e)
+{
+	size_t F = g->nflows;
+	int moved = 0;
+	for (size_t f = 0; f < F; f++) {
+		const react_flow_t *b = &g->flows[f];
+		if (isnan(pe->model[f])) {
+			pe->dur[f] = pe->fct[(size_t)e * F + f];
+		} else {
+			moved = 1;
+			pe->dur[f] = (double)b->bytes *
+			             react_rates_flow_overlap(pe->rates, b->src, b->dst,
+			                                      react_pattern_out_degree(g, b->step, b->src),
+			                                      react_pattern_in_degree(g, b->step, b->dst));
+		}
+	}
+	if (moved && e == 0)
+		react_ovl_index(&pe->ovl, g);
+	for (int it = 0; moved && it < OVERLAP_PASSES; it++) {
+		react_ovl_degrees_indexed(&pe->ovl, g, pe->dur, pe->t0, pe->dout, pe->din);
+		for (size_t f = 0; f < F; f++)
+			if (!isnan(pe->model[f]))
+				pe->dur[f] = (double)g->flows[f].bytes *
+				             react_rates_flow_overlap(pe->rates, g->flows[f].src,
+				                                      g->flows[f].dst, pe->dout[f], pe->din[f]);
+	}
+}
 
 static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, double *out)
 {
@@ -130,6 +211,8 @@ static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, doub
 	pe->aux = 0;
 	for (int e = 0; e < pe->B; e++) {
 		double best = 0;
+		if (pe->overlap)
+			overlap_times(pe, g, e);
 		for (size_t f = 0; f < F; f++) {
 			const size_t *pr;
 			size_t np = react_pattern_preds(g, f, &pr);
@@ -137,7 +220,8 @@ static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, doub
 			for (size_t i = 0; i < np; i++)
 				if (pe->acc[pr[i]] > m)
 					m = pe->acc[pr[i]];
-			pe->acc[f] = m + (isnan(pe->model[f]) ? pe->fct[(size_t)e * F + f] : pe->model[f]);
+			pe->acc[f] = m + (pe->overlap ? pe->dur[f]
+			                  : isnan(pe->model[f]) ? pe->fct[(size_t)e * F + f] : pe->model[f]);
 			if (pe->acc[f] > best)
 				best = pe->acc[f];
 			pe->aux += pe->acc[f];
@@ -150,39 +234,27 @@ static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, doub
 }
 
 react_status_t react_estimate_pattern(const react_pattern_t *g0, const double *fct, int B,
-                                      const react_history_t *h, const react_pattern_t *g,
-                                      double *est0, double *est)
+                                      const react_history_t *h, int degrees,
+                                      const react_pattern_t *g, double *est0, double *est)
 {
 	react_status_t st = REACT_OK;
 	react_rates_t *rates = NULL;
 	patest_t pt;
-	size_t F;
+	memset(&pt, 0, sizeof pt);
 	if (!g0 || !fct || B < 1 || !h || !g || !est0 || !est || g->nflows != g0->nflows)
 		return REACT_EINVAL;
-	F = g0->nflows;
-	memset(&pt, 0, sizeof pt);
-	if ((st = react_history_learn(h, &rates)) != REACT_OK)
+	if ((st = react_history_learn_deg(h, degrees, &rates)) != REACT_OK)
 		return st;
 	if (!rates->valid) {
 		st = REACT_EINVAL;
 		goto fail;
 	}
-	pt.g0 = g0;
-	pt.fct = fct;
-	pt.B = B;
-	pt.rates = rates;
-	pt.acc = malloc((F ? F : 1) * sizeof *pt.acc);
-	pt.model = malloc((F ? F : 1) * sizeof *pt.model);
-	pt.deg0 = malloc((F ? F : 1) * sizeof *pt.deg0);
-	if (!pt.acc || !pt.model || !pt.deg0) { st = REACT_ENOMEM; goto fail; }
-	for (size_t f = 0; f < F; f++)
-		pt.deg0[f] = react_pattern_flow_degree(g0, f);
+	if ((st = patest_init(&pt, g0, fct, B, rates)) != REACT_OK)
+		goto fail;
 	if ((st = pattern_estimate(&pt, g0, est0)) == REACT_OK)
 		st = pattern_estimate(&pt, g, est);
 fail:
-	free(pt.acc);
-	free(pt.model);
-	free(pt.deg0);
+	patest_free(&pt);
 	react_rates_destroy(rates);
 	return st;
 }
@@ -740,20 +812,13 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 	if (in->estimate) {
 		est = in->estimate;
 		ectx = in->estimate_ctx;
-	} else if (in->estimator == REACT_EST_PATTERN && in->history) {
-		if ((st = react_history_learn(in->history, &rates)) != REACT_OK)
+	} else if ((in->estimator == REACT_EST_PATTERN || in->estimator == REACT_EST_OVERLAP) &&
+	           in->history) {
+		int deg = in->estimator == REACT_EST_OVERLAP ? REACT_DEG_OVERLAP : REACT_DEG_STEP;
+		if ((st = react_history_learn_deg(in->history, deg, &rates)) != REACT_OK)
 			goto fail;
-		pt.g0 = g0;
-		pt.fct = in->fct;
-		pt.B = B;
-		pt.rates = rates;
-		pt.w = NULL;
-		pt.acc = malloc(F * sizeof *pt.acc);
-		pt.model = malloc(F * sizeof *pt.model);
-		pt.deg0 = malloc(F * sizeof *pt.deg0);
-		if (!pt.acc || !pt.model || !pt.deg0) { st = REACT_ENOMEM; goto fail; }
-		for (size_t f = 0; f < F; f++)
-			pt.deg0[f] = react_pattern_flow_degree(g0, f);
+		if ((st = patest_init(&pt, g0, in->fct, B, rates)) != REACT_OK)
+			goto fail;
 		est = rates->valid ? pattern_estimate : path_estimate;
 		ectx = rates->valid ? (void *)&pt : (void *)&pe;
 	} else {
@@ -920,9 +985,7 @@ fail:
 	react_pattern_destroy(Gp);
 	react_pattern_destroy(Gb);
 	react_rates_destroy(rates);
-	free(pt.acc);
-	free(pt.model);
-	free(pt.deg0);
+	patest_free(&pt);
 	react_checker_destroy(ck);
 	return st;
 }

@@ -9,11 +9,13 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "overlap.h"
 #include "react/decide.h"
 
 typedef struct hrec {
 	react_rank_t src, dst;
 	int32_t kout, kin;  /* the sender's out-degree, the receiver's in-degree at the step */
+	double dout, din;   /* the same as overlap degrees (overlap.h), from the epoch's FCTs */
 	double v;           /* fct / (bytes x degree) */
 	double u;           /* fct / bytes */
 } hrec_t;
@@ -101,6 +103,28 @@ react_status_t react_history_add(react_history_t *h, const react_pattern_t *p, c
 	if (!r)
 		return REACT_ENOMEM;
 	h->slot[s] = r;
+	{
+		/* overlap degrees from the epoch's own timeline */
+		react_ovl_t w;
+		size_t F = p->nflows ? p->nflows : 1;
+		double *t0 = malloc(F * sizeof *t0), *dout = malloc(F * sizeof *dout),
+		       *din = malloc(F * sizeof *din);
+		react_status_t st = t0 && dout && din ? react_ovl_init(&w, p->nflows, p->nranks)
+		                                      : REACT_ENOMEM;
+		if (st == REACT_OK) {
+			react_ovl_degrees(&w, p, fct, t0, dout, din);
+			react_ovl_free(&w);
+			for (size_t f = 0; f < p->nflows; f++) {
+				r[f].dout = dout[f];
+				r[f].din = din[f];
+			}
+		}
+		free(t0);
+		free(dout);
+		free(din);
+		if (st != REACT_OK)
+			return st;
+	}
 	for (size_t f = 0; f < p->nflows; f++) {
 		size_t k;
 		double d = (double)react_pattern_flow_degree(p, f);
@@ -177,9 +201,18 @@ void react_history_keep_last(react_history_t *h, int n)
 #define EXPLAIN_TOL 0.25
 #define EXPLAIN_REL 0.3
 
+/* The share of its endpoint's capacity record q's flow had (out: the
+ * sender's, else the receiver's), in flows, by the rates' degrees. */
+static double rec_share(const react_rates_t *r, const hrec_t *q, int out)
+{
+	if (r->degrees == REACT_DEG_OVERLAP)
+		return out ? q->dout : q->din;
+	return react_rates_share(r, out ? q->kout : q->kin, out);
+}
+
 static double rec_excess(const react_rates_t *r, const hrec_t *q, int out)
 {
-	double e = q->u / r->c0 - react_rates_share(r, out ? q->kout : q->kin, out);
+	double e = q->u / r->c0 - rec_share(r, q, out);
 	return e > 0 ? e : 0;
 }
 
@@ -288,12 +321,18 @@ static react_status_t cover(const react_history_t *h, react_rates_t *r, size_t n
 
 react_status_t react_history_learn(const react_history_t *h, react_rates_t **out)
 {
+	return react_history_learn_deg(h, REACT_DEG_STEP, out);
+}
+
+react_status_t react_history_learn_deg(const react_history_t *h, int degrees,
+                                       react_rates_t **out)
+{
 	react_status_t st;
 	react_rates_t *r;
 	size_t nrec = 0, N;
 	double *tmp = NULL;
 	int32_t maxk = 1;
-	if (!h || !out)
+	if (!h || !out || (degrees != REACT_DEG_STEP && degrees != REACT_DEG_OVERLAP))
 		return REACT_EINVAL;
 	*out = NULL;
 	N = (size_t)h->N;
@@ -311,6 +350,7 @@ react_status_t react_history_learn(const react_history_t *h, react_rates_t **out
 		return REACT_ENOMEM;
 	r->N = h->N;
 	r->maxk = maxk;
+	r->degrees = degrees;
 	r->keff = malloc((size_t)(maxk + 1) * sizeof *r->keff);
 	r->keff_in = malloc((size_t)(maxk + 1) * sizeof *r->keff_in);
 	r->x = malloc(N * sizeof *r->x);
@@ -378,8 +418,8 @@ react_status_t react_history_learn(const react_history_t *h, react_rates_t **out
 			int s = (h->head + i) % h->H;
 			for (size_t j = 0; j < h->len[s]; j++) {
 				const hrec_t *q = &h->slot[s][j];
-				double ex = q->u / r->c0 - react_rates_share(r, q->kout, 1);
-				double ey = q->u / r->c0 - react_rates_share(r, q->kin, 0);
+				double ex = q->u / r->c0 - rec_share(r, q, 1);
+				double ey = q->u / r->c0 - rec_share(r, q, 0);
 				if (ex < 0) ex = 0;
 				if (ey < 0) ey = 0;
 				if (isnan(r->x[q->src]) || ex < r->x[q->src]) r->x[q->src] = ex;
@@ -408,8 +448,8 @@ react_status_t react_history_learn(const react_history_t *h, react_rates_t **out
 		int s = (h->head + i) % h->H;
 		for (size_t j = 0; j < h->len[s]; j++) {
 			const hrec_t *q = &h->slot[s][j];
-			double a = react_rates_share(r, q->kout, 1) + r->x[q->src];
-			double b = react_rates_share(r, q->kin, 0) + r->y[q->dst];
+			double a = rec_share(r, q, 1) + r->x[q->src];
+			double b = rec_share(r, q, 0) + r->y[q->dst];
 			double e = q->u / r->c0 - (a > b ? a : b);
 			size_t k = (size_t)q->src * N + (size_t)q->dst;
 			r->z[k] += e > 0 ? e : 0;
@@ -451,6 +491,15 @@ double react_rates_flow(const react_rates_t *r, react_rank_t src, react_rank_t d
 {
 	double a = react_rates_share(r, kout, 1) + r->x[src];
 	double b = react_rates_share(r, kin, 0) + r->y[dst];
+	size_t k = (size_t)src * (size_t)r->N + (size_t)dst;
+	return r->c0 * ((a > b ? a : b) + (r->zn[k] ? r->z[k] : r->zprior));
+}
+
+double react_rates_flow_overlap(const react_rates_t *r, react_rank_t src, react_rank_t dst,
+                                double dout, double din)
+{
+	double a = dout + r->x[src];
+	double b = din + r->y[dst];
 	size_t k = (size_t)src * (size_t)r->N + (size_t)dst;
 	return r->c0 * ((a > b ? a : b) + (r->zn[k] ? r->z[k] : r->zprior));
 }

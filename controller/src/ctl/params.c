@@ -29,7 +29,7 @@ typedef struct pdesc {
 } pdesc_t;
 
 static const char *const profile_names[] = {"default", "paper", NULL};
-static const char *const estimator_names[] = {"paper", "pattern", NULL};
+static const char *const estimator_names[] = {"paper", "pattern", "overlap", NULL};
 static const char *const keep_names[] = {"paper", "welch", NULL};
 static const char *const selection_names[] = {"first", "best", NULL};
 static const char *const pruning_names[] = {"degree", "estimate", NULL};
@@ -86,8 +86,9 @@ static const pdesc_t params_table[] = {
 	{"profile", "-", "-", P_ENUM, OFF(profile), REACT_PROFILE_DEFAULT, 0, 1,
 	 "default | paper: sets estimator, keep_rule, selection, pruning, K_max, epsilon, "
 	 "escalation, search_backoff, shift, shift_history, return_after, H at once", profile_names},
-	{"estimator", "-", "-", P_ENUM, OFF(estimator), REACT_EST_PATTERN, 0, 1,
-	 "paper (old critical paths) | pattern (whole pattern from learned rates)",
+	{"estimator", "-", "-", P_ENUM, OFF(estimator), REACT_EST_OVERLAP, 0, 2,
+	 "paper (old critical paths) | pattern (whole pattern from learned rates, step degrees) | "
+	 "overlap (the same, an endpoint's flows counted as they overlap in time)",
 	 estimator_names},
 	{"keep_rule", "-", "-", P_ENUM, OFF(keep_rule), REACT_KEEP_WELCH, 0, 1,
 	 "paper (mean x (1 + tau_r)) | welch (one-sided bound at `confidence`, extensions)", keep_names},
@@ -209,7 +210,7 @@ static const char *const profile_paper[] = {"estimator", "paper", "keep_rule", "
                                             "search_backoff", "off", "epsilon", "0.05", "shift", "0",
                                             "shift_history", "keep", "return_after", "0",
                                             "history_epochs", "60", NULL};
-static const char *const profile_default[] = {"estimator", "pattern", "keep_rule", "welch",
+static const char *const profile_default[] = {"estimator", "overlap", "keep_rule", "welch",
                                               "selection", "best", "pruning", "estimate",
                                               "max_accepted", "8", "escalation", "2",
                                               "search_backoff", "doubling", "epsilon", "0.03",
