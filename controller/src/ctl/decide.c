@@ -202,6 +202,8 @@ static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, doub
 		const react_flow_t *a = &pe->g0->flows[f], *b = &g->flows[f];
 		if (a->src == b->src && a->dst == b->dst && react_pattern_flow_degree(g, f) == pe->deg0[f])
 			pe->model[f] = NAN;
+		else if (pe->overlap)
+			pe->model[f] = 0.0; /* moved: overlap_times times it */
 		else
 			pe->model[f] = (double)b->bytes *
 			               react_rates_flow(pe->rates, b->src, b->dst,
