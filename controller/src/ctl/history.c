@@ -189,6 +189,9 @@ void react_history_keep_last(react_history_t *h, int n)
  *          mean over the pair's records; for a pair never seen, the mean
  *          over all records.
  * Everything comes from the last H epochs of every pattern that ran.
+ * Learned with REACT_DEG_OVERLAP (the overlap estimator), a record's k(kout)
+ * and k(kin) above are its own overlap degrees instead (overlap.h: how many
+ * of the endpoint's flows ran beside it), and no k table is used.
  */
 /* A load explains a record's excess when it accounts for all of it but
  * EXPLAIN_TOL flows or EXPLAIN_REL of it, whichever is more: a rank whose
