@@ -32,9 +32,9 @@ static void usage(FILE *f)
 	           "  The controller gets the parameters and seed the trace records; --seed and\n"
 	           "  --set change them (a trace without them: the defaults below, seed 1).\n"
 	           "  --estimate P.json: after every batch, a line {\"epoch\",\"base_hash\",\n"
-	           "  \"estimate_hash\",\"est_base\",\"est\",\"est_gain\"}: the controller's estimate\n"
-	           "  (estimator pattern) of P, a transform of PATTERN (the oracle's pattern, say),\n"
-	           "  against its base pattern.\n"
+	           "  \"estimate_hash\",\"est_base\",\"est\",\"est_gain\"}: the controller's whole-pattern\n"
+	           "  estimate of P, a transform of PATTERN (the oracle's pattern, say), against its\n"
+	           "  base pattern.\n"
 	           "  Exit 0: replayed; 1: the trace's pattern differs from the controller's at an\n"
 	           "  epoch; 2: bad input.  Parameters (--set):\n");
 	for (size_t i = 0; i < react_params_count(); i++) {
@@ -127,12 +127,7 @@ int react_cmd_replay(int argc, char **argv)
 			fprintf(stderr, "react replay: %s\n", why[0] ? why : epath);
 			goto out;
 		}
-		int same = epat->nranks == pat->nranks && epat->nflows == pat->nflows;
-		for (size_t f = 0; same && f < pat->nflows; f++)
-			same = epat->flows[f].step == pat->flows[f].step &&
-			       epat->flows[f].chunk == pat->flows[f].chunk &&
-			       epat->flows[f].bytes == pat->flows[f].bytes;
-		if (!same) {
+		if (!react_pattern_same_flows(pat, epat)) {
 			fprintf(stderr, "react replay: --estimate %s: expected a transform of %s (the same "
 			        "ranks and flows: steps, chunks and bytes in the same order)\n", epath, ppath);
 			goto out;

@@ -157,12 +157,13 @@ typedef struct react_decision {
 react_status_t react_ctl_observe(react_ctl_t *ctl, int64_t epoch, const double *fct_s,
                                  size_t nflows, double epoch_time_s, react_decision_t *decision);
 
-/* The controller's "pattern" estimate (react_estimate_pattern, decide.c) of
- * g against its current base pattern G0, from its FCT history and G0's last
- * batch, whatever the estimator parameter: *est_base of G0, *est of g, in
- * seconds (lower is better).  g must be a transform of the job's pattern
- * (the same flows in the same order: what REACT's moves and the oracle's
- * produce).  For diagnosis (react replay --estimate): nothing changes.
+/* The controller's whole-pattern estimate (react_estimate_pattern, decide.c)
+ * of g against its current base pattern G0, from its FCT history and G0's
+ * last batch: with overlap degrees under estimator=overlap, step degrees
+ * under pattern or paper.  *est_base of G0, *est of g, in seconds (lower is
+ * better).  g must be a transform of the job's pattern
+ * (react_pattern_same_flows).  For diagnosis (react replay --estimate):
+ * nothing changes.
  * REACT_EINVAL when g has other flows or no batch has been recorded yet. */
 react_status_t react_ctl_estimate(const react_ctl_t *ctl, const react_pattern_t *g,
                                   double *est_base, double *est);

@@ -122,6 +122,10 @@ react_status_t react_pattern_permute(react_pattern_t *p, const react_rank_t *per
 void react_pattern_destroy(react_pattern_t *p);
 /* 1 when both patterns have the same header and flows, in order. */
 int react_pattern_equal(const react_pattern_t *a, const react_pattern_t *b);
+/* 1 when b can be a transform of a (what REACT's moves and the oracle's
+ * produce): the same ranks and, flow by flow in order, the same step,
+ * chunk and bytes; only senders and receivers may differ. */
+int react_pattern_same_flows(const react_pattern_t *a, const react_pattern_t *b);
 /* 64-bit FNV-1a over header and flows: a fingerprint for logs and CSVs. */
 uint64_t react_pattern_hash(const react_pattern_t *p);
 

@@ -899,14 +899,8 @@ const react_pattern_t *react_ctl_base(const react_ctl_t *c) { return c ? c->base
 react_status_t react_ctl_estimate(const react_ctl_t *c, const react_pattern_t *g,
                                   double *est_base, double *est)
 {
-	if (!c || !g || !est_base || !est || c->base_n < 1 || g->nflows != c->F ||
-	    g->nranks != c->base->nranks)
+	if (!c || !g || !est_base || !est || c->base_n < 1 || !react_pattern_same_flows(c->base, g))
 		return REACT_EINVAL;
-	for (size_t f = 0; f < c->F; f++) {
-		const react_flow_t *a = &c->base->flows[f], *b = &g->flows[f];
-		if (a->step != b->step || a->chunk != b->chunk || a->bytes != b->bytes)
-			return REACT_EINVAL;
-	}
 	return react_estimate_pattern(c->base, c->base_fct, c->base_n, c->hist,
 	                              c->p.estimator == REACT_EST_OVERLAP ? REACT_DEG_OVERLAP
 	                                                                  : REACT_DEG_STEP,

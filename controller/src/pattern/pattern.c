@@ -542,6 +542,17 @@ int react_pattern_equal(const react_pattern_t *a, const react_pattern_t *b)
 	return 1;
 }
 
+int react_pattern_same_flows(const react_pattern_t *a, const react_pattern_t *b)
+{
+	if (!a || !b || a->nranks != b->nranks || a->nflows != b->nflows)
+		return 0;
+	for (size_t i = 0; i < a->nflows; i++)
+		if (a->flows[i].step != b->flows[i].step || a->flows[i].chunk != b->flows[i].chunk ||
+		    a->flows[i].bytes != b->flows[i].bytes)
+			return 0;
+	return 1;
+}
+
 static uint64_t fnv_u64(uint64_t h, uint64_t v)
 {
 	for (int i = 0; i < 8; i++) {
