@@ -377,8 +377,11 @@ react_status_t react_history_learn_deg(const react_history_t *h, int degrees,
 	/* Two passes: the first takes the smallest u / c0 of each degree (most
 	 * flows may be congested), the second the median over the flows whose
 	 * endpoints the first pass found unloaded (the typical sharing of k
-	 * flows, not the luckiest), then the loads again. */
-	for (int pass = 0; pass < 2; pass++) {
+	 * flows, not the luckiest), then the loads again.  With overlap degrees
+	 * the loads do not depend on the k table, so the second pass would
+	 * find the same ones: one pass (its k table stays the first's). */
+	int passes = degrees == REACT_DEG_OVERLAP ? 1 : 2;
+	for (int pass = 0; pass < passes; pass++) {
 		for (int side = 0; side < 2; side++) {
 			double *ke = side ? r->keff : r->keff_in; /* side 1: out */
 			for (int32_t k = 0; k <= maxk; k++) {
