@@ -91,6 +91,8 @@ static void decide_on_worked_example(const react_params_t *prm, react_pattern_t 
 	in.estimator = prm->estimator;
 	in.selection = prm->selection;
 	in.pruning = prm->pruning;
+	in.beam = prm->beam;
+	in.critical_slack = prm->critical_slack;
 	in.rng = rng;
 	cr_assert_eq(react_decide(&in, out), REACT_OK);
 	*g1_out = out->g1;
@@ -181,4 +183,103 @@ Test(worked, paper_profile_restores_576us)
 	cr_assert_float_eq(t, 576e-6, 1e-9, "reduce phase after the controller's swap: %.9g s", t);
 	react_pattern_destroy(g1);
 	free(out.cands);
+}
+
+/* Two congested uplinks on the alpha-beta star (2 external flows each), an
+ * 8-rank tree AllReduce, one decision of the default pipeline.  Ranks 0
+ * and 7 are each slow in a different tree, on paths of the same length:
+ * the critical path goes through one tree (the first of the tie), and with
+ * only its vertices as candidates no swap gains; with the vertices of every
+ * chain within critical_slack of it, the other rank is moved too. */
+static double two_uplinks(int a, int b, double slack, size_t *nv)
+{
+	react_params_t prm;
+	react_pattern_t *p;
+	int32_t up[8] = {0};
+	react_costmodel_t m = {ALPHA, BETA, up, NULL};
+	double *fct, t, t1, gain = 0;
+	react_cong_t *cong;
+	react_equiv_t *eq;
+	react_history_t *h;
+	size_t ncong;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	react_decide_in_t in = {0};
+	react_decide_out_t out = {0};
+	int B;
+
+	react_params_default(&prm);
+	B = prm.batch_epochs;
+	up[a] = up[b] = 2;
+	gsl_rng_set(rng, 1);
+	cr_assert_eq(react_gen_tree_allreduce(8, 2000000, &p), REACT_OK);
+	fct = malloc((size_t)B * p->nflows * sizeof *fct);
+	cong = malloc(p->nflows * sizeof *cong);
+	cr_assert_eq(react_history_create(8, prm.history_epochs, &h), REACT_OK);
+	cr_assert_eq(react_costmodel_eval(&m, p, 0, -1, &t, fct), REACT_OK);
+	for (int e = 1; e < B; e++)
+		for (size_t f = 0; f < p->nflows; f++)
+			fct[(size_t)e * p->nflows + f] = fct[f];
+	for (int e = 0; e < B; e++)
+		cr_assert_eq(react_history_add(h, p, fct + (size_t)e * p->nflows), REACT_OK);
+	cr_assert_eq(react_detect(p, fct, B, prm.delta1, prm.delta2, cong, &ncong), REACT_OK);
+	cr_assert_eq(react_equiv_fast(p, &eq), REACT_OK);
+	in.g0 = p;
+	in.fct = fct;
+	in.B = B;
+	in.cong = cong;
+	in.equiv = eq;
+	in.trials = prm.trials;
+	in.max_accepted = prm.max_accepted;
+	in.epsilon = prm.epsilon;
+	in.history = h;
+	in.estimator = prm.estimator;
+	in.selection = prm.selection;
+	in.pruning = prm.pruning;
+	in.beam = prm.beam;
+	in.critical_slack = slack;
+	in.rng = rng;
+	cr_assert_eq(react_decide(&in, &out), REACT_OK);
+	*nv = out.nvertices;
+	if (out.g1) {
+		cr_assert_eq(react_pattern_check(out.g1, NULL), REACT_OK);
+		cr_assert_eq(react_costmodel_eval(&m, out.g1, 0, -1, &t1, NULL), REACT_OK);
+		gain = 1.0 - t1 / t;
+	}
+	react_pattern_destroy(out.g1);
+	free(out.cands);
+	react_history_destroy(h);
+	react_equiv_destroy(eq);
+	free(fct);
+	free(cong);
+	gsl_rng_free(rng);
+	react_pattern_destroy(p);
+	return gain;
+}
+
+Test(worked, critical_slack_reaches_the_tree_off_the_critical_path)
+{
+	react_params_t prm;
+	size_t nv0, nv1;
+	double g0, g1, s0 = 0, s1 = 0;
+	int better = 0;
+	react_params_default(&prm);
+	cr_assert_float_eq(prm.critical_slack, 0.02, 1e-15);
+	g0 = two_uplinks(0, 7, 0.0, &nv0);
+	g1 = two_uplinks(0, 7, prm.critical_slack, &nv1);
+	cr_assert_float_eq(g0, 0.0, 1e-12, "critical paths alone: exact gain %.4f", g0);
+	cr_assert_gt(nv1, nv0, "vertices %zu with slack, %zu without", nv1, nv0);
+	cr_assert_gt(g1, 0.05, "with slack: exact gain %.4f", g1);
+	/* over every pair of congested ranks: never worse, better on several */
+	for (int a = 0; a < 8; a++)
+		for (int b = a + 1; b < 8; b++) {
+			g0 = two_uplinks(a, b, 0.0, &nv0);
+			g1 = two_uplinks(a, b, prm.critical_slack, &nv1);
+			cr_assert_geq(g1, g0 - 1e-12, "ranks %d and %d: %.4f with slack, %.4f without", a,
+			              b, g1, g0);
+			better += g1 > g0 + 0.01;
+			s0 += g0;
+			s1 += g1;
+		}
+	cr_assert_geq(better, 5, "better on %d pairs of 28 (mean %.4f against %.4f)", better, s1 / 28,
+	              s0 / 28);
 }

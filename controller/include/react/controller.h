@@ -74,6 +74,9 @@ typedef struct react_params {
 	                      * from the base's sample (and significantly) marks a change
 	                      * of the network: the loop starts afresh (0: off; paper 0) */
 	int shift_history;   /* REACT_SHIFT_HIST_*: what a shift does to the FCT history */
+	double critical_slack; /* steadily congested vertices on any flow chain within
+	                      * this fraction of a critical path's length are candidates
+	                      * too, after those on the critical paths (0.02; paper 0) */
 	int return_after;    /* after this many batches in a row with steady congestion,
 	                      * then as many on a base other than the job's own pattern
 	                      * without it, the job's own pattern is tried once and kept

@@ -97,6 +97,9 @@ typedef struct react_decide_in {
 	int selection;               /* REACT_SEL_FIRST or REACT_SEL_BEST */
 	int pruning;                 /* REACT_PRUNE_DEGREE or REACT_PRUNE_ESTIMATE */
 	int beam;                    /* selection best: beam width (0: 16) */
+	double critical_slack;       /* steadily congested vertices of every flow chain within
+	                              * this fraction of the longest are candidates too, after
+	                              * the others (0: the B + 1 critical paths alone, 5.4.1) */
 	react_estimate_fn estimate;  /* NULL: the estimator named above (see decide.c) */
 	void *estimate_ctx;
 	void *rng;                   /* gsl_rng *, the caller's */

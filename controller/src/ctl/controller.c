@@ -568,6 +568,7 @@ static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dou
 	in.selection = c->p.selection;
 	in.pruning = c->p.pruning;
 	in.beam = c->p.beam;
+	in.critical_slack = c->p.critical_slack;
 	in.rng = c->rng;
 	if ((st = react_decide(&in, dout)) != REACT_OK)
 		return st;

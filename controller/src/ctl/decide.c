@@ -5,7 +5,10 @@
  *  2. Candidates X: vertices (step, src) and (step + 1, dst) of congested
  *     flows that lie on at least one critical path, sorted by the number of
  *     steady-congested incident flows, then congested incident flows (both
- *     descending), then (step, rank).
+ *     descending), then (step, rank).  With critical_slack > 0, after them
+ *     (and their candidates after theirs), the vertices with a steadily
+ *     congested flow on any chain within that fraction of a critical path's
+ *     length (mark_near): the paths tie-break to one of two parallel chains.
  *  3. For each x (while u < K_t trials and c < K_max accepted): the viable
  *     swaps of x's rank r, in priority order POSITION (members of r's
  *     position-equivalent set) > CHUNK (r with any rank, in the graph of
@@ -46,6 +49,7 @@ typedef struct vtx {
 	react_rank_t r;
 	int32_t graph;   /* graph of its first congested incident flow */
 	int ncong, nsteady;
+	int near;        /* 1: on a chain within critical_slack of a critical path only */
 } vtx_t;
 
 typedef struct pathest {
@@ -264,6 +268,7 @@ fail:
 static int vtx_cmp(const void *a, const void *b)
 {
 	const vtx_t *x = a, *y = b;
+	if (x->near != y->near) return x->near < y->near ? -1 : 1;
 	if (x->nsteady != y->nsteady) return x->nsteady > y->nsteady ? -1 : 1;
 	if (x->ncong != y->ncong) return x->ncong > y->ncong ? -1 : 1;
 	if (x->t != y->t) return x->t < y->t ? -1 : 1;
@@ -370,7 +375,9 @@ static react_status_t gen_cands(genctx_t *gc, const react_pattern_t *G, const vt
 			/* 5.3.2 / 4.3: swaps that lower the congested vertex's
 			 * degree (green) before the others (yellow), whatever
 			 * their kind; inside a class position > chunk > global */
-			cd->prio = (lowers ? 0 : 3) + kind;
+			/* a vertex near a critical path only: after every
+			 * candidate of the vertices on one */
+			cd->prio = (x->near ? 6 : 0) + (lowers ? 0 : 3) + kind;
 			cd->key = gsl_rng_get(gc->rng);
 			cd->vi = vi;
 			(*ncand)++;
@@ -649,6 +656,50 @@ static react_status_t log_cand(react_decide_out_t *out, size_t *cap, const react
 	return REACT_OK;
 }
 
+/* Mark the vertices of every flow on a chain within a fraction theta of the
+ * longest (flow weights w): earliest finish + longest tail after it. */
+static react_status_t mark_near(const react_pattern_t *g, const double *w, double theta,
+                                unsigned char *onpath)
+{
+	size_t F = g->nflows, N = (size_t)g->nranks;
+	double *acc = malloc((F ? F : 1) * sizeof *acc), *tail = calloc(F ? F : 1, sizeof *tail);
+	double mk = 0;
+	if (!acc || !tail) {
+		free(acc);
+		free(tail);
+		return REACT_ENOMEM;
+	}
+	for (size_t f = 0; f < F; f++) {
+		const size_t *pr;
+		size_t np = react_pattern_preds(g, f, &pr);
+		double m = 0;
+		for (size_t i = 0; i < np; i++)
+			if (acc[pr[i]] > m)
+				m = acc[pr[i]];
+		acc[f] = m + w[f];
+		if (acc[f] > mk)
+			mk = acc[f];
+	}
+	for (size_t f = F; f-- > 0;) {
+		const size_t *pr;
+		size_t np = react_pattern_preds(g, f, &pr);
+		for (size_t i = 0; i < np; i++)
+			if (w[f] + tail[f] > tail[pr[i]])
+				tail[pr[i]] = w[f] + tail[f];
+	}
+	for (size_t f = 0; f < F; f++)
+		if (acc[f] + tail[f] >= (1.0 - theta) * mk) {
+			const react_flow_t *fl = &g->flows[f];
+			unsigned char *a = &onpath[(size_t)fl->step * N + (size_t)fl->src];
+			unsigned char *b = &onpath[(size_t)(fl->step + 1) * N + (size_t)fl->dst];
+			if (!*a) *a = 2;
+			if (!*b) *b = 2;
+		}
+	free(acc);
+	free(tail);
+	return REACT_OK;
+}
+
 react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out)
 {
 	react_status_t st = REACT_OK;
@@ -724,6 +775,9 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 			onpath[(size_t)fl->step * (size_t)N + (size_t)fl->src] = 1;
 			onpath[(size_t)(fl->step + 1) * (size_t)N + (size_t)fl->dst] = 1;
 		}
+		if (in->critical_slack > 0 &&
+		    (st = mark_near(g0, w, in->critical_slack, onpath)) != REACT_OK)
+			goto fail;
 	}
 	/* medians for never-observed pairs */
 	pe.g0 = g0;
@@ -782,6 +836,7 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 					vs[nv].r = r;
 					vs[nv].graph = react_pattern_flow_graph(g0, f);
 					vs[nv].ncong = vs[nv].nsteady = 0;
+					vs[nv].near = onpath[k] == 2;
 					nv++;
 				}
 				vs[vid[k]].ncong++;
@@ -803,8 +858,21 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 			vs[nv].r = fl->dst;
 			vs[nv].graph = react_pattern_flow_graph(g0, pe.path[i][j]);
 			vs[nv].ncong = vs[nv].nsteady = 0;
+			vs[nv].near = 0;
 			nv++;
 		}
+	}
+	{
+		/* a vertex near a critical path only is a candidate for its steady
+		 * congestion: erratic congestion, slow in some epochs, puts its
+		 * vertices on those epochs' critical paths, while a steadily
+		 * congested vertex on a chain that ties with the critical path
+		 * (a tree AllReduce's other tree) is on none of them */
+		size_t k = 0;
+		for (size_t i = 0; i < nv; i++)
+			if (!vs[i].near || vs[i].nsteady > 0)
+				vs[k++] = vs[i];
+		nv = k;
 	}
 	out->nvertices = nv;
 	if (nv == 0)

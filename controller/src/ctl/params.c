@@ -85,7 +85,8 @@ static const pdesc_t params_table[] = {
 	 * results/bench/decisions.txt); profile=paper restores the literal ones. */
 	{"profile", "-", "-", P_ENUM, OFF(profile), REACT_PROFILE_DEFAULT, 0, 1,
 	 "default | paper: sets estimator, keep_rule, selection, pruning, K_max, epsilon, "
-	 "escalation, search_backoff, shift, shift_history, return_after, H at once", profile_names},
+	 "escalation, search_backoff, shift, shift_history, return_after, H, critical_slack at once",
+	 profile_names},
 	{"estimator", "-", "-", P_ENUM, OFF(estimator), REACT_EST_OVERLAP, 0, 2,
 	 "paper (old critical paths) | pattern (whole pattern from learned rates, step degrees) | "
 	 "overlap (the same, an endpoint's flows counted as they overlap in time)",
@@ -128,6 +129,15 @@ static const pdesc_t params_table[] = {
 	 * reached only by a wider beam */
 	{"beam", "-", "patterns", P_INT, OFF(beam), 16, 1, 64,
 	 "selection best: patterns the beam search keeps at each depth", NULL},
+	/* 0.02: decision benchmark captured fig5a / fig12 / fig8 0.887 / 0.873 /
+	 * 0.760 at 0 -> 0.901 / 0.885 / 0.757, held out fig12 0.891 -> 0.904;
+	 * the regression set and fig5b at p = 0 identical (docs/controller.md,
+	 * "Chains near the critical path") */
+	{"critical_slack", "-", "fraction", P_DOUBLE, OFF(critical_slack), 0.02, 0.0, 1.0,
+	 "steadily congested vertices on any flow chain within this fraction of a critical path's "
+	 "length are candidates too, after those on the critical paths (0: the critical paths "
+	 "alone, 5.4.1)",
+	 NULL},
 	/* 0.15: fig5a-onset in-sample / held out captured 0.44 / 0.77 at 0,
 	 * 1.01 / 1.10 at 0.15; 0.05 and 0.1 fire on the stationary sets'
 	 * noise (fig8 -0.1 point, more late changes), 0.2 misses smaller
@@ -209,13 +219,14 @@ static const char *const profile_paper[] = {"estimator", "paper", "keep_rule", "
                                             "max_accepted", "4", "escalation", "0",
                                             "search_backoff", "off", "epsilon", "0.05", "shift", "0",
                                             "shift_history", "keep", "return_after", "0",
-                                            "history_epochs", "60", NULL};
+                                            "history_epochs", "60", "critical_slack", "0", NULL};
 static const char *const profile_default[] = {"estimator", "overlap", "keep_rule", "welch",
                                               "selection", "best", "pruning", "estimate",
                                               "max_accepted", "8", "escalation", "2",
                                               "search_backoff", "doubling", "epsilon", "0.03",
                                               "shift", "0.15", "shift_history", "forget",
-                                              "return_after", "3", "history_epochs", "120", NULL};
+                                              "return_after", "3", "history_epochs", "120",
+                                              "critical_slack", "0.02", NULL};
 
 react_status_t react_params_profile(react_params_t *p, const char *name, char *why, size_t whylen)
 {
