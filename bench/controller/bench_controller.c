@@ -81,12 +81,7 @@ static int bench_decision(int32_t N, const char *profile, double *out_s)
 		in.B = B;
 		in.cong = cong;
 		in.equiv = eq;
-		in.trials = prm.trials;
-		in.max_accepted = prm.max_accepted;
-		in.epsilon = prm.epsilon;
-		in.estimator = prm.estimator;
-		in.selection = prm.selection;
-		in.pruning = prm.pruning;
+		react_decide_in_params(&in, &prm);
 		in.history = h;
 		in.rng = rng;
 		if (react_decide(&in, &out) != REACT_OK)

@@ -168,6 +168,13 @@ react_status_t react_ctl_observe(react_ctl_t *ctl, int64_t epoch, const double *
  * (react_pattern_same_flows).  For diagnosis (react replay --estimate):
  * nothing changes.
  * REACT_EINVAL when g has other flows or no batch has been recorded yet. */
+/* The readings of p that one decision takes (react_decide_in_t's trials,
+ * max_accepted, epsilon, estimator, selection, pruning, beam,
+ * critical_slack), copied into in; the one place they are, for the
+ * controller and for every other caller of react_decide (react/decide.h). */
+struct react_decide_in;
+void react_decide_in_params(struct react_decide_in *in, const react_params_t *p);
+
 react_status_t react_ctl_estimate(const react_ctl_t *ctl, const react_pattern_t *g,
                                   double *est_base, double *est);
 

@@ -532,6 +532,18 @@ static react_status_t put_under_test(react_ctl_t *c, react_pattern_t *g, double 
 	return REACT_OK;
 }
 
+void react_decide_in_params(react_decide_in_t *in, const react_params_t *p)
+{
+	in->trials = p->trials;
+	in->max_accepted = p->max_accepted;
+	in->epsilon = p->epsilon;
+	in->estimator = p->estimator;
+	in->selection = p->selection;
+	in->pruning = p->pruning;
+	in->beam = p->beam;
+	in->critical_slack = p->critical_slack;
+}
+
 /* Algorithm 1 on the base with the batch in c->base_fct (congestion in
  * c->cong).  A pattern below the escalated bar is dropped, *escalated set
  * to the bar. */
@@ -557,18 +569,12 @@ static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dou
 	in.B = c->base_n;
 	in.cong = c->cong;
 	in.equiv = c->equiv;
-	in.trials = c->trials;
-	in.max_accepted = c->p.max_accepted;
-	in.epsilon = c->p.epsilon;
+	react_decide_in_params(&in, &c->p);
+	in.trials = c->trials; /* K_t grows by trials_growth */
 	in.explore_all = forced;
 	in.rejected = c->rej;
 	in.nrejected = c->nrej;
 	in.history = c->hist;
-	in.estimator = c->p.estimator;
-	in.selection = c->p.selection;
-	in.pruning = c->p.pruning;
-	in.beam = c->p.beam;
-	in.critical_slack = c->p.critical_slack;
 	in.rng = c->rng;
 	if ((st = react_decide(&in, dout)) != REACT_OK)
 		return st;
