@@ -16,11 +16,6 @@
 #define ALPHA 4e-6
 #define BETA (8.0 / 100e9)
 
-typedef struct ctx {
-	react_costmodel_t m;
-	int32_t half;
-} ctx_t;
-
 
 Test(worked, tree_16_ranks_reduce_phase)
 {
@@ -39,6 +34,55 @@ Test(worked, tree_16_ranks_reduce_phase)
 	react_pattern_destroy(p);
 }
 
+/* One decision of the pipeline prm names (react_decide_in_params: the
+ * estimator, selection, candidate order of its profile) on B identical
+ * epochs of pattern p on the alpha-beta star m: the epochs go into the
+ * history, congestion is detected into cong (p->nflows, at least one flow
+ * congested), the emitted pattern, if any, passes the semantic check.
+ * Returns p's makespan on m; out->g1 and out->cands are the caller's. */
+static double decide_on_model(const react_params_t *prm, const react_pattern_t *p,
+                              const react_costmodel_t *m, react_cong_t *cong,
+                              react_decide_out_t *out)
+{
+	double t, *fct;
+	react_equiv_t *eq;
+	react_history_t *h;
+	size_t ncong;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	react_decide_in_t in = {0};
+	int B = prm->batch_epochs;
+
+	gsl_rng_set(rng, 1);
+	fct = malloc((size_t)B * p->nflows * sizeof *fct);
+	cr_assert_eq(react_history_create(p->nranks, prm->history_epochs, &h), REACT_OK);
+	/* the observed batch: B identical epochs of the congested model */
+	cr_assert_eq(react_costmodel_eval(m, p, 0, -1, &t, fct), REACT_OK);
+	for (int e = 1; e < B; e++)
+		for (size_t f = 0; f < p->nflows; f++)
+			fct[(size_t)e * p->nflows + f] = fct[f];
+	for (int e = 0; e < B; e++)
+		cr_assert_eq(react_history_add(h, p, fct + (size_t)e * p->nflows), REACT_OK);
+	cr_assert_eq(react_detect(p, fct, B, prm->delta1, prm->delta2, cong, &ncong), REACT_OK);
+	cr_assert_gt(ncong, 0u);
+	cr_assert_eq(react_equiv_fast(p, &eq), REACT_OK);
+	react_decide_in_params(&in, prm);
+	in.g0 = p;
+	in.fct = fct;
+	in.B = B;
+	in.cong = cong;
+	in.equiv = eq;
+	in.history = h;
+	in.rng = rng;
+	cr_assert_eq(react_decide(&in, out), REACT_OK);
+	if (out->g1)
+		cr_assert_eq(react_pattern_check(out->g1, NULL), REACT_OK);
+	react_history_destroy(h);
+	react_equiv_destroy(eq);
+	free(fct);
+	gsl_rng_free(rng);
+	return t;
+}
+
 /* One decision of the shipped pipeline (detection, critical paths, the
  * default candidate order, estimator and selection of react_params_default)
  * on B epochs of the congested alpha-beta star: the pattern it emits has
@@ -48,68 +92,27 @@ static void decide_on_worked_example(const react_params_t *prm, react_pattern_t 
 {
 	react_pattern_t *p;
 	int32_t ext[16] = {0};
-	ctx_t cx;
-	double t, *fct;
+	react_costmodel_t m = {ALPHA, BETA, NULL, ext};
 	react_cong_t *cong;
-	react_equiv_t *eq;
-	react_history_t *h;
-	size_t ncong;
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	react_decide_in_t in = {0};
-	int B = prm->batch_epochs;
+	double t;
 
-	gsl_rng_set(rng, 1);
 	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &p), REACT_OK);
 	ext[3] = 2;
-	cx.m = (react_costmodel_t){ALPHA, BETA, NULL, ext};
-	cx.half = p->nsteps / 2;
-	fct = malloc((size_t)B * p->nflows * sizeof *fct);
 	cong = malloc(p->nflows * sizeof *cong);
-	cr_assert_eq(react_history_create(16, prm->history_epochs, &h), REACT_OK);
-	/* the observed batch: B identical epochs of the congested model */
-	cr_assert_eq(react_costmodel_eval(&cx.m, p, 0, -1, &t, fct), REACT_OK);
-	for (int e = 1; e < B; e++)
-		for (size_t f = 0; f < p->nflows; f++)
-			fct[(size_t)e * p->nflows + f] = fct[f];
-	for (int e = 0; e < B; e++)
-		cr_assert_eq(react_history_add(h, p, fct + (size_t)e * p->nflows), REACT_OK);
-	cr_assert_eq(react_detect(p, fct, B, prm->delta1, prm->delta2, cong, &ncong), REACT_OK);
-	cr_assert_gt(ncong, 0u);
+	t = decide_on_model(prm, p, &m, cong, out);
 	for (size_t f = 0; f < p->nflows; f++)
 		if (cong[f] != REACT_CONG_NONE)
 			cr_assert_eq(p->flows[f].dst, 3, "only flows into rank 3 are congested (flow %zu)", f);
-	cr_assert_eq(react_equiv_fast(p, &eq), REACT_OK);
-	in.g0 = p;
-	in.fct = fct;
-	in.B = B;
-	in.cong = cong;
-	in.equiv = eq;
-	in.trials = prm->trials;
-	in.max_accepted = prm->max_accepted;
-	in.epsilon = prm->epsilon;
-	in.history = h;
-	in.estimator = prm->estimator;
-	in.selection = prm->selection;
-	in.pruning = prm->pruning;
-	in.beam = prm->beam;
-	in.critical_slack = prm->critical_slack;
-	in.rng = rng;
-	cr_assert_eq(react_decide(&in, out), REACT_OK);
 	*g1_out = out->g1;
 	*reduce_s = 0;
 	*gain = 0;
 	if (out->g1) {
 		double t1;
-		cr_assert_eq(react_pattern_check(out->g1, NULL), REACT_OK);
-		cr_assert_eq(react_costmodel_eval(&cx.m, out->g1, 0, cx.half, reduce_s, NULL), REACT_OK);
-		cr_assert_eq(react_costmodel_eval(&cx.m, out->g1, 0, -1, &t1, NULL), REACT_OK);
+		cr_assert_eq(react_costmodel_eval(&m, out->g1, 0, p->nsteps / 2, reduce_s, NULL), REACT_OK);
+		cr_assert_eq(react_costmodel_eval(&m, out->g1, 0, -1, &t1, NULL), REACT_OK);
 		*gain = 1.0 - t1 / t;
 	}
-	react_history_destroy(h);
-	react_equiv_destroy(eq);
-	free(fct);
 	free(cong);
-	gsl_rng_free(rng);
 	react_pattern_destroy(p);
 }
 
@@ -197,61 +200,24 @@ static double two_uplinks(int a, int b, double slack, size_t *nv)
 	react_pattern_t *p;
 	int32_t up[8] = {0};
 	react_costmodel_t m = {ALPHA, BETA, up, NULL};
-	double *fct, t, t1, gain = 0;
-	react_cong_t *cong;
-	react_equiv_t *eq;
-	react_history_t *h;
-	size_t ncong;
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	react_decide_in_t in = {0};
 	react_decide_out_t out = {0};
-	int B;
+	react_cong_t *cong;
+	double t, t1, gain = 0;
 
 	react_params_default(&prm);
-	B = prm.batch_epochs;
+	prm.critical_slack = slack;
 	up[a] = up[b] = 2;
-	gsl_rng_set(rng, 1);
 	cr_assert_eq(react_gen_tree_allreduce(8, 2000000, &p), REACT_OK);
-	fct = malloc((size_t)B * p->nflows * sizeof *fct);
 	cong = malloc(p->nflows * sizeof *cong);
-	cr_assert_eq(react_history_create(8, prm.history_epochs, &h), REACT_OK);
-	cr_assert_eq(react_costmodel_eval(&m, p, 0, -1, &t, fct), REACT_OK);
-	for (int e = 1; e < B; e++)
-		for (size_t f = 0; f < p->nflows; f++)
-			fct[(size_t)e * p->nflows + f] = fct[f];
-	for (int e = 0; e < B; e++)
-		cr_assert_eq(react_history_add(h, p, fct + (size_t)e * p->nflows), REACT_OK);
-	cr_assert_eq(react_detect(p, fct, B, prm.delta1, prm.delta2, cong, &ncong), REACT_OK);
-	cr_assert_eq(react_equiv_fast(p, &eq), REACT_OK);
-	in.g0 = p;
-	in.fct = fct;
-	in.B = B;
-	in.cong = cong;
-	in.equiv = eq;
-	in.trials = prm.trials;
-	in.max_accepted = prm.max_accepted;
-	in.epsilon = prm.epsilon;
-	in.history = h;
-	in.estimator = prm.estimator;
-	in.selection = prm.selection;
-	in.pruning = prm.pruning;
-	in.beam = prm.beam;
-	in.critical_slack = slack;
-	in.rng = rng;
-	cr_assert_eq(react_decide(&in, &out), REACT_OK);
+	t = decide_on_model(&prm, p, &m, cong, &out);
 	*nv = out.nvertices;
 	if (out.g1) {
-		cr_assert_eq(react_pattern_check(out.g1, NULL), REACT_OK);
 		cr_assert_eq(react_costmodel_eval(&m, out.g1, 0, -1, &t1, NULL), REACT_OK);
 		gain = 1.0 - t1 / t;
 	}
 	react_pattern_destroy(out.g1);
 	free(out.cands);
-	react_history_destroy(h);
-	react_equiv_destroy(eq);
-	free(fct);
 	free(cong);
-	gsl_rng_free(rng);
 	react_pattern_destroy(p);
 	return gain;
 }
