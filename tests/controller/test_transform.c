@@ -116,3 +116,89 @@ Test(transform, position_swap_relabels_one_vertex)
 	}
 	react_pattern_destroy(p);
 }
+
+/* Every index query of a and b agrees (a, b: the same flows). */
+static void same_index(const react_pattern_t *a, const react_pattern_t *b, int it)
+{
+	cr_assert_eq(a->nsteps, b->nsteps);
+	cr_assert_eq(react_pattern_ngraphs(a), react_pattern_ngraphs(b), "iteration %d", it);
+	for (react_step_t t = 0; t <= a->nsteps; t++)
+		cr_assert_eq(react_pattern_step_begin(a, t), react_pattern_step_begin(b, t));
+	for (react_step_t t = 0; t < a->nsteps; t++)
+		for (react_rank_t r = 0; r < a->nranks; r++) {
+			const size_t *ia, *ib;
+			size_t na = react_pattern_rank_out(a, t, r, &ia), nb = react_pattern_rank_out(b, t, r, &ib);
+			cr_assert_eq(na, nb, "iteration %d: rank %d sends %zu flows at step %d, not %zu", it, r,
+			             na, t, nb);
+			cr_assert_arr_eq(ia, ib, na * sizeof *ia);
+			na = react_pattern_rank_in(a, t, r, &ia);
+			nb = react_pattern_rank_in(b, t, r, &ib);
+			cr_assert_eq(na, nb, "iteration %d: rank %d receives %zu flows at step %d, not %zu", it,
+			             r, na, t, nb);
+			cr_assert_arr_eq(ia, ib, na * sizeof *ia);
+		}
+	for (size_t f = 0; f < a->nflows; f++) {
+		const size_t *pa, *pb;
+		size_t na = react_pattern_preds(a, f, &pa), nb = react_pattern_preds(b, f, &pb);
+		cr_assert_eq(react_pattern_flow_graph(a, f), react_pattern_flow_graph(b, f));
+		cr_assert_eq(na, nb, "iteration %d: flow %zu has %zu predecessors, not %zu", it, f, na, nb);
+		cr_assert_arr_eq(pa, pb, na * sizeof *pa);
+		na = react_pattern_succs(a, f, &pa);
+		nb = react_pattern_succs(b, f, &pb);
+		cr_assert_eq(na, nb, "iteration %d: flow %zu has %zu successors, not %zu", it, f, na, nb);
+		cr_assert_arr_eq(pa, pb, na * sizeof *pa);
+	}
+}
+
+/* The search copies the pattern under test into one scratch pattern per
+ * candidate and relabels it there (react_pattern_copy, react_xform_apply
+ * rebuilding the index in place).  That pattern, reused across patterns of
+ * other sizes and hundreds of swaps, answers every query exactly as the
+ * same flows finalized afresh. */
+Test(transform, a_reused_pattern_indexes_like_a_fresh_one)
+{
+	static const struct { react_collective_t c; react_algorithm_t a; int32_t N; } gens[] = {
+		{REACT_COLL_ALLREDUCE, REACT_ALGO_TREE, 12}, {REACT_COLL_ALLREDUCE, REACT_ALGO_RING, 7},
+		{REACT_COLL_ALLGATHER, REACT_ALGO_RECDBL, 8}, {REACT_COLL_ALLREDUCE, REACT_ALGO_RHD, 16},
+		{REACT_COLL_ALLREDUCE, REACT_ALGO_TREE, 5}};
+	react_pattern_t *w = NULL;
+	unsigned long long seed = 88172645463325252ULL;
+	int applied = 0;
+	for (int it = 0; it < 400; it++) {
+		react_pattern_t *p = gen(gens[it % 5].c, gens[it % 5].a, gens[it % 5].N), *fresh;
+		int32_t N = p->nranks;
+		if (!w)
+			cr_assert_eq(react_pattern_clone(p, &w), REACT_OK);
+		else
+			cr_assert_eq(react_pattern_copy(w, p), REACT_OK);
+		cr_assert(react_pattern_equal(w, p));
+		same_index(w, p, it);
+		for (int k = 0; k < 3; k++) {
+			react_xform_t x;
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			x.kind = (react_xform_kind_t)(seed % 3);
+			x.x = (react_rank_t)((seed >> 8) % (unsigned)N);
+			x.y = (react_rank_t)((seed >> 24) % (unsigned)N);
+			x.graph = (int32_t)((seed >> 40) % (unsigned)react_pattern_ngraphs(w));
+			x.step = (react_step_t)((seed >> 48) % (unsigned)(w->nsteps + 1));
+			applied += react_xform_apply(w, &x) == REACT_OK && x.x != x.y;
+		}
+		/* the same flows, finalized from scratch */
+		cr_assert_eq(react_pattern_create(w->collective, w->algorithm, w->nranks, w->nchunks,
+		                                  w->message_bytes, &fresh), REACT_OK);
+		fresh->root = w->root;
+		for (size_t f = 0; f < w->nflows; f++)
+			cr_assert_eq(react_pattern_add_flow(fresh, &w->flows[f]), REACT_OK);
+		cr_assert_eq(react_pattern_finalize(fresh, NULL, 0), REACT_OK);
+		cr_assert(react_pattern_equal(w, fresh));
+		same_index(w, fresh, it);
+		/* and back, into the same memory */
+		cr_assert_eq(react_pattern_copy(w, p), REACT_OK);
+		cr_assert(react_pattern_equal(w, p));
+		same_index(w, p, it);
+		react_pattern_destroy(fresh);
+		react_pattern_destroy(p);
+	}
+	cr_assert_gt(applied, 600, "only %d swaps applied", applied);
+	react_pattern_destroy(w);
+}

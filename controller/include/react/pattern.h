@@ -112,6 +112,10 @@ react_status_t react_pattern_finalize(react_pattern_t *p, char *why, size_t whyl
 /* Rebuild the index after src/dst were changed in place. */
 react_status_t react_pattern_reindex(react_pattern_t *p);
 react_status_t react_pattern_clone(const react_pattern_t *p, react_pattern_t **out);
+/* Make dst a copy of src (flows, fields and index), reusing dst's memory
+ * where it fits: the way to try many transforms of one pattern without
+ * allocating for each.  REACT_ENOMEM leaves dst without an index. */
+react_status_t react_pattern_copy(react_pattern_t *dst, const react_pattern_t *src);
 /* Global permutation of ranks, in place (in-out p): in every flow, src and
  * dst r become perm[r].  perm (in) has p->nranks entries and must be a
  * permutation of 0 .. nranks-1 (REACT_EINVAL otherwise, p untouched).  The

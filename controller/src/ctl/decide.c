@@ -118,6 +118,7 @@ typedef struct patest {
 	int overlap;         /* the overlap estimator: rates->degrees is REACT_DEG_OVERLAP */
 	react_ovl_t ovl;     /* its workspace, and each flow's duration, start, degrees */
 	double *dur, *t0, *dout, *din;
+	unsigned char *moved; /* F: 1 for a flow the candidate moved */
 } patest_t;
 
 /* Passes of the overlap estimate: the moved flows' times from their step
@@ -145,7 +146,8 @@ static react_status_t patest_init(patest_t *pt, const react_pattern_t *g0, const
 		pt->t0 = malloc(F * sizeof *pt->t0);
 		pt->dout = malloc(F * sizeof *pt->dout);
 		pt->din = malloc(F * sizeof *pt->din);
-		if (!pt->dur || !pt->t0 || !pt->dout || !pt->din)
+		pt->moved = malloc(F);
+		if (!pt->dur || !pt->t0 || !pt->dout || !pt->din || !pt->moved)
 			return REACT_ENOMEM;
 		return react_ovl_init(&pt->ovl, g0->nflows, g0->nranks);
 	}
@@ -161,6 +163,7 @@ static void patest_free(patest_t *pt)
 	free(pt->t0);
 	free(pt->dout);
 	free(pt->din);
+	free(pt->moved);
 	if (pt->ovl.ev)
 		react_ovl_free(&pt->ovl);
 }
@@ -175,7 +178,8 @@ static void overlap_times(patest_t *pe, const react_pattern_t *g, int e)
 	int moved = 0;
 	for (size_t f = 0; f < F; f++) {
 		const react_flow_t *b = &g->flows[f];
-		if (isnan(pe->model[f])) {
+		pe->moved[f] = !isnan(pe->model[f]);
+		if (!pe->moved[f]) {
 			pe->dur[f] = pe->fct[(size_t)e * F + f];
 		} else {
 			moved = 1;
@@ -185,8 +189,11 @@ static void overlap_times(patest_t *pe, const react_pattern_t *g, int e)
 			                                      react_pattern_in_degree(g, b->step, b->dst));
 		}
 	}
-	if (moved && e == 0)
+	if (moved && e == 0) {
+		/* only the moved flows' degrees are read */
 		react_ovl_index(&pe->ovl, g);
+		react_ovl_only(&pe->ovl, g, pe->moved);
+	}
 	for (int it = 0; moved && it < OVERLAP_PASSES; it++) {
 		react_ovl_degrees_indexed(&pe->ovl, g, pe->dur, pe->t0, pe->dout, pe->din);
 		for (size_t f = 0; f < F; f++)
@@ -386,8 +393,20 @@ static react_status_t gen_cands(genctx_t *gc, const react_pattern_t *G, const vt
 	return REACT_OK;
 }
 
-static int rejected(const react_decide_in_t *in, uint64_t h)
+/* *dst: a copy of src, in *dst's memory when it has some (a candidate
+ * per swap tried, without an allocation per swap) */
+static react_status_t copy_into(react_pattern_t **dst, const react_pattern_t *src)
 {
+	return *dst ? react_pattern_copy(*dst, src) : react_pattern_clone(src, dst);
+}
+
+/* 1 when p's hash is on the rejected list (hashed only when there is one) */
+static int rejected(const react_decide_in_t *in, const react_pattern_t *p)
+{
+	uint64_t h;
+	if (!in->nrejected)
+		return 0;
+	h = react_pattern_hash(p);
 	for (size_t i = 0; i < in->nrejected; i++)
 		if (in->rejected[i] == h)
 			return 1;
@@ -470,11 +489,9 @@ static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double 
 		const cand_t *cd = &(*b->gc->cands)[i];
 		double sc, rk;
 		react_status_t cst;
-		react_pattern_destroy(Gp);
-		Gp = NULL;
 		if (b->gc->excluded[cd->xf.x] || b->gc->excluded[cd->xf.y])
 			continue;
-		if ((st = react_pattern_clone(G, &Gp)) != REACT_OK)
+		if ((st = copy_into(&Gp, G)) != REACT_OK)
 			goto fail;
 		st = react_xform_apply(Gp, &cd->xf);
 		if (st == REACT_EINVAL) {
@@ -483,7 +500,7 @@ static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double 
 		}
 		if (st != REACT_OK)
 			goto fail;
-		if (react_pattern_equal(Gp, G) || rejected(b->gc->in, react_pattern_hash(Gp)))
+		if (react_pattern_equal(Gp, G) || rejected(b->gc->in, Gp))
 			continue;
 		cst = react_checker_run(b->ck, Gp, NULL);
 		if (cst == REACT_ESEMANTIC)
@@ -542,9 +559,10 @@ typedef struct bstate {
 	uint64_t h;
 } bstate_t;
 
+/* *out: G with st's moves, in *out's memory when it has some */
 static react_status_t replay(const react_pattern_t *G, const bstate_t *st, react_pattern_t **out)
 {
-	react_status_t rc = react_pattern_clone(G, out);
+	react_status_t rc = copy_into(out, G);
 	for (int i = 0; rc == REACT_OK && i < st->n; i++)
 		rc = react_xform_apply(*out, &st->mv[i].xf);
 	return rc;
@@ -568,8 +586,6 @@ static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *c
 	for (int d = 1; d <= depth; d++) {
 		nnext = 0;
 		for (size_t i = 0; i < nbeam; i++) {
-			react_pattern_destroy(P);
-			P = NULL;
 			if ((st = replay(*Gio, &beam[i], &P)) != REACT_OK)
 				goto fail;
 			if ((st = eval_level(b, P, *curio, d == 1, top, width, &ntop)) != REACT_OK)
@@ -582,9 +598,7 @@ static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *c
 				c.mv[c.n++] = top[k];
 				c.s = top[k].s;
 				c.rank = top[k].rank;
-				react_pattern_destroy(C);
-				C = NULL;
-				if ((st = react_pattern_clone(P, &C)) != REACT_OK ||
+				if ((st = copy_into(&C, P)) != REACT_OK ||
 				    (st = react_xform_apply(C, &top[k].xf)) != REACT_OK)
 					goto fail;
 				h = react_pattern_hash(C);
@@ -955,12 +969,9 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 		for (size_t i = 0; i < ncand && u < in->trials; i++) {
 			double s, gain;
 			int acc;
-			uint64_t h;
 			react_status_t cst;
 			u++;
-			react_pattern_destroy(Gp);
-			Gp = NULL;
-			if ((st = react_pattern_clone(G, &Gp)) != REACT_OK)
+			if ((st = copy_into(&Gp, G)) != REACT_OK)
 				goto fail;
 			st = react_xform_apply(Gp, &cands[i].xf);
 			if (st == REACT_EINVAL) {
@@ -969,8 +980,7 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 			}
 			if (st != REACT_OK)
 				goto fail;
-			h = react_pattern_hash(Gp);
-			if (react_pattern_equal(Gp, G) || rejected(in, h))
+			if (react_pattern_equal(Gp, G) || rejected(in, Gp))
 				continue;
 			cst = react_checker_run(ck, Gp, NULL);
 			if (cst == REACT_ESEMANTIC)

@@ -23,7 +23,10 @@ react_status_t react_ovl_init(react_ovl_t *w, size_t F, int32_t N)
 	w->ev = malloc((F ? 2 * F : 1) * sizeof *w->ev);
 	w->cs = malloc((F ? F : 1) * sizeof *w->cs);
 	w->ce = malloc((F ? F : 1) * sizeof *w->ce);
-	if (!w->off[0] || !w->idx[0] || !w->off[1] || !w->idx[1] || !w->ev || !w->cs || !w->ce) {
+	w->need[0] = malloc((size_t)N + 1);
+	w->need[1] = malloc((size_t)N + 1);
+	if (!w->off[0] || !w->idx[0] || !w->off[1] || !w->idx[1] || !w->ev || !w->cs || !w->ce ||
+	    !w->need[0] || !w->need[1]) {
 		react_ovl_free(w);
 		return REACT_ENOMEM;
 	}
@@ -35,6 +38,7 @@ void react_ovl_free(react_ovl_t *w)
 	for (int side = 0; side < 2; side++) {
 		free(w->off[side]);
 		free(w->idx[side]);
+		free(w->need[side]);
 	}
 	free(w->ev);
 	free(w->cs);
@@ -82,9 +86,23 @@ void react_ovl_index(react_ovl_t *w, const react_pattern_t *p)
 {
 	index_side(w, p, 0);
 	index_side(w, p, 1);
+	memset(w->need[0], 1, (size_t)p->nranks);
+	memset(w->need[1], 1, (size_t)p->nranks);
 }
 
-/* deg[f] for every flow, grouped by endpoint (side 0: sender, 1: receiver) */
+void react_ovl_only(react_ovl_t *w, const react_pattern_t *p, const unsigned char *only)
+{
+	memset(w->need[0], 0, (size_t)p->nranks);
+	memset(w->need[1], 0, (size_t)p->nranks);
+	for (size_t f = 0; f < p->nflows; f++)
+		if (only[f]) {
+			w->need[0][p->flows[f].src] = 1;
+			w->need[1][p->flows[f].dst] = 1;
+		}
+}
+
+/* deg[f] for every flow, grouped by endpoint (side 0: sender, 1: receiver),
+ * at the endpoints w->need[side] names */
 static void side_degrees(react_ovl_t *w, const react_pattern_t *p, const double *dur,
                          const double *t0, int side, double *deg)
 {
@@ -92,6 +110,8 @@ static void side_degrees(react_ovl_t *w, const react_pattern_t *p, const double 
 	const size_t *off = w->off[side], *idx = w->idx[side];
 	for (int32_t r = 0; r < N; r++) {
 		size_t a = off[r], n = off[r + 1] - a;
+		if (!w->need[side][r])
+			continue;
 		if (n == 1)
 			deg[idx[a]] = 1.0;
 		if (n < 2)

@@ -27,6 +27,7 @@ typedef struct react_ovl {
 	size_t *idx[2];       /* F */
 	react_ovl_ev_t *ev;   /* 2F */
 	double *cs, *ce;      /* F: coverage integral at each flow's start and end */
+	unsigned char *need[2]; /* N: 1 where the degrees of an endpoint's flows are computed */
 } react_ovl_t;
 
 /* w: out, for patterns of F flows and N ranks.  REACT_ENOMEM. */
@@ -40,6 +41,12 @@ void react_ovl_degrees(react_ovl_t *w, const react_pattern_t *p, const double *d
 /* The same in two parts, for many timelines of one pattern: the flows of
  * every endpoint (react_ovl_index, once), then the degrees. */
 void react_ovl_index(react_ovl_t *w, const react_pattern_t *p);
+/* After react_ovl_index: compute the degrees only at the sender of every
+ * flow f with only[f] != 0 (dout) and at its receiver (din); the degrees
+ * of the other endpoints' flows are left as they were.  An endpoint's
+ * degrees depend only on its own flows' times, so those computed are the
+ * same as without the restriction.  react_ovl_index lifts it. */
+void react_ovl_only(react_ovl_t *w, const react_pattern_t *p, const unsigned char *only);
 void react_ovl_degrees_indexed(react_ovl_t *w, const react_pattern_t *p, const double *dur,
                                double *t0, double *dout, double *din);
 

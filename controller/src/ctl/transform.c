@@ -55,26 +55,21 @@ static int xform_ok(const react_pattern_t *p, const react_xform_t *x)
 
 react_status_t react_xform_apply(react_pattern_t *p, const react_xform_t *x)
 {
-	unsigned char *mark;
 	size_t F;
 	if (!xform_ok(p, x))
 		return REACT_EINVAL;
 	if (x->x == x->y)
 		return REACT_OK;
 	F = p->nflows;
-	mark = malloc(F ? F : 1);
-	if (!mark)
-		return REACT_ENOMEM;
-	/* decide with the index of the unmodified pattern, then relabel */
-	for (size_t f = 0; f < F; f++)
-		mark[f] = (unsigned char)touches(p, x, f);
-	/* two passes: the first only checks that no flow becomes a self-loop
-	 * (a POSITION swap of the two ends of one flow), so a refused swap
-	 * leaves p untouched */
+	/* touches() reads only flow f itself (and its graph, from the chunks,
+	 * which no swap changes), so it decides each flow before that flow is
+	 * relabelled.  Two passes: the first only checks that no flow becomes
+	 * a self-loop (a POSITION swap of the two ends of one flow), so a
+	 * refused swap leaves p untouched. */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t f = 0; f < F; f++) {
 			react_rank_t s2 = p->flows[f].src, d2 = p->flows[f].dst;
-			if (!mark[f])
+			if (!touches(p, x, f))
 				continue;
 			if (x->kind == REACT_XF_POSITION) {
 				/* out-edge of the vertex: relabel the sender; in-edge: the receiver */
@@ -90,16 +85,13 @@ react_status_t react_xform_apply(react_pattern_t *p, const react_xform_t *x)
 				s2 = sw(s2, x->x, x->y);
 				d2 = sw(d2, x->x, x->y);
 			}
-			if (pass == 0 && s2 == d2) {
-				free(mark);
+			if (pass == 0 && s2 == d2)
 				return REACT_EINVAL;
-			}
 			if (pass == 1) {
 				p->flows[f].src = s2;
 				p->flows[f].dst = d2;
 			}
 		}
-	free(mark);
 	return react_pattern_reindex(p);
 }
 

@@ -19,9 +19,22 @@
 #include "react/pattern.h"
 #include "pattern_internal.h"
 
+/* Running list node: one received flow, per (rank, chunk). */
+struct pred_node {
+	uint32_t flow;
+	uint32_t next;
+};
+
+/* The index of a pattern's flows.  Its arrays are sized by the pattern's
+ * steps, ranks, flows and chunk slots (the dims below); a rebuild or a
+ * copy into a pattern of the same dims reuses them, so relabelling a
+ * pattern (a swap) and copying one allocate nothing. */
 struct react_pattern_index {
 	int32_t nsteps;
 	int32_t nranks;
+	size_t nflows;
+	int32_t nchunks;
+	size_t nnodes;     /* sum of the flows' nchunks: build_preds' list nodes */
 	size_t *step_off;  /* nsteps + 1 */
 	uint32_t *out_off; /* nsteps * nranks + 1, into out_ids */
 	uint32_t *in_off;  /* nsteps * nranks + 1, into in_ids */
@@ -30,9 +43,15 @@ struct react_pattern_index {
 	int32_t ngraphs;
 	int32_t *chunk_graph; /* nchunks */
 	size_t *pred_off;     /* nflows + 1 */
-	size_t *preds;
+	size_t *preds;        /* predcap, pred_off[nflows] used */
 	size_t *succ_off;     /* nflows + 1 */
-	size_t *succs;        /* the same relation by predecessor, successors ascending */
+	size_t *succs;        /* predcap: the same relation by predecessor, successors ascending */
+	size_t predcap;
+	/* build_preds' scratch */
+	uint32_t *head;         /* nranks * nchunks */
+	uint32_t *stamp;        /* nflows */
+	struct pred_node *nodes; /* nnodes */
+	int32_t *uf;            /* nchunks */
 };
 
 static const char *const coll_names[REACT_COLL_COUNT_] = {
@@ -148,6 +167,10 @@ static void index_free(struct react_pattern_index *ix)
 	free(ix->preds);
 	free(ix->succ_off);
 	free(ix->succs);
+	free(ix->head);
+	free(ix->stamp);
+	free(ix->nodes);
+	free(ix->uf);
 	free(ix);
 }
 
@@ -192,36 +215,17 @@ static void build_rank_csr(const react_pattern_t *p, int by_dst, uint32_t *off, 
 	off[0] = 0;
 }
 
-/* Running list node: one received flow, per (rank, chunk). */
-struct pred_node {
-	uint32_t flow;
-	uint32_t next;
-};
 #define NODE_NONE UINT32_MAX
 
+/* The data dependencies of every flow (preds, and succs by transposing
+ * them), into ix, whose dims match p. */
 static react_status_t build_preds(const react_pattern_t *p, struct react_pattern_index *ix)
 {
-	react_status_t st = REACT_ENOMEM;
 	size_t cells = (size_t)p->nranks * (size_t)p->nchunks;
-	size_t nnodes = 0, nodecap = 0, npreds = 0, predcap = 0;
-	uint32_t *head = NULL, *stamp = NULL;
-	struct pred_node *nodes = NULL;
-	size_t *preds = NULL;
+	size_t nnodes = 0, npreds = 0;
+	uint32_t *head = ix->head, *stamp = ix->stamp;
+	struct pred_node *nodes = ix->nodes;
 
-	for (size_t i = 0; i < p->nflows; i++)
-		nodecap += (size_t)p->flows[i].nchunks;
-	if (nodecap >= NODE_NONE) {
-		st = REACT_EUNSUPPORTED;
-		goto fail;
-	}
-	head = malloc((cells ? cells : 1) * sizeof *head);
-	stamp = malloc((p->nflows ? p->nflows : 1) * sizeof *stamp);
-	nodes = malloc((nodecap ? nodecap : 1) * sizeof *nodes);
-	ix->pred_off = malloc((p->nflows + 1) * sizeof *ix->pred_off);
-	predcap = p->nflows ? p->nflows : 1;
-	preds = malloc(predcap * sizeof *preds);
-	if (!head || !stamp || !nodes || !ix->pred_off || !preds)
-		goto fail;
 	for (size_t c = 0; c < cells; c++)
 		head[c] = NODE_NONE;
 	for (size_t i = 0; i < p->nflows; i++)
@@ -240,14 +244,17 @@ static react_status_t build_preds(const react_pattern_t *p, struct react_pattern
 					if (stamp[g] == (uint32_t)i)
 						continue;
 					stamp[g] = (uint32_t)i;
-					if (npreds == predcap) {
-						size_t *np = realloc(preds, predcap * 2 * sizeof *np);
+					if (npreds == ix->predcap) {
+						size_t *np = realloc(ix->preds, ix->predcap * 2 * sizeof *np);
 						if (!np)
-							goto fail;
-						preds = np;
-						predcap *= 2;
+							return REACT_ENOMEM;
+						ix->preds = np;
+						if (!(np = realloc(ix->succs, ix->predcap * 2 * sizeof *np)))
+							return REACT_ENOMEM;
+						ix->succs = np;
+						ix->predcap *= 2;
 					}
-					preds[npreds++] = g;
+					ix->preds[npreds++] = g;
 				}
 			}
 		}
@@ -264,14 +271,9 @@ static react_status_t build_preds(const react_pattern_t *p, struct react_pattern
 		}
 	}
 	ix->pred_off[p->nflows] = npreds;
-	ix->preds = preds;
-	preds = NULL;
 	/* successors: the transpose, by counting; filled in increasing flow
 	 * order, so every list is ascending */
-	ix->succ_off = calloc(p->nflows + 1, sizeof *ix->succ_off);
-	ix->succs = malloc((npreds ? npreds : 1) * sizeof *ix->succs);
-	if (!ix->succ_off || !ix->succs)
-		goto fail;
+	memset(ix->succ_off, 0, (p->nflows + 1) * sizeof *ix->succ_off);
 	for (size_t i = 0; i < npreds; i++)
 		ix->succ_off[ix->preds[i] + 1]++;
 	for (size_t f = 0; f < p->nflows; f++)
@@ -282,44 +284,71 @@ static react_status_t build_preds(const react_pattern_t *p, struct react_pattern
 	for (size_t f = p->nflows; f > 0; f--) /* cursors back into offsets */
 		ix->succ_off[f] = ix->succ_off[f - 1];
 	ix->succ_off[0] = 0;
-	st = REACT_OK;
-fail:
-	free(head);
-	free(stamp);
-	free(nodes);
-	free(preds);
-	return st;
+	return REACT_OK;
+}
+
+/* An index for p's dims: p's own when it has those dims, else a new one
+ * (p's old one freed).  NULL when out of memory. */
+static struct react_pattern_index *index_for(react_pattern_t *p, size_t nnodes)
+{
+	struct react_pattern_index *ix = p->ix_;
+	size_t cells = (size_t)p->nsteps * (size_t)p->nranks, F = p->nflows ? p->nflows : 1;
+	size_t heads = (size_t)p->nranks * (size_t)p->nchunks;
+	if (ix && ix->nsteps == p->nsteps && ix->nranks == p->nranks && ix->nflows == p->nflows &&
+	    ix->nchunks == p->nchunks && ix->nnodes == nnodes)
+		return ix;
+	index_free(ix);
+	p->ix_ = NULL;
+	if (!(ix = calloc(1, sizeof *ix)))
+		return NULL;
+	ix->nsteps = p->nsteps;
+	ix->nranks = p->nranks;
+	ix->nflows = p->nflows;
+	ix->nchunks = p->nchunks;
+	ix->nnodes = nnodes;
+	ix->predcap = F;
+	ix->step_off = malloc(((size_t)p->nsteps + 1) * sizeof *ix->step_off);
+	ix->out_off = malloc((cells + 1) * sizeof *ix->out_off);
+	ix->in_off = malloc((cells + 1) * sizeof *ix->in_off);
+	ix->out_ids = malloc(F * sizeof *ix->out_ids);
+	ix->in_ids = malloc(F * sizeof *ix->in_ids);
+	ix->chunk_graph = malloc((size_t)p->nchunks * sizeof *ix->chunk_graph);
+	ix->pred_off = malloc((F + 1) * sizeof *ix->pred_off);
+	ix->preds = malloc(F * sizeof *ix->preds);
+	ix->succ_off = malloc((F + 1) * sizeof *ix->succ_off);
+	ix->succs = malloc(F * sizeof *ix->succs);
+	ix->head = malloc((heads ? heads : 1) * sizeof *ix->head);
+	ix->stamp = malloc(F * sizeof *ix->stamp);
+	ix->nodes = malloc((nnodes ? nnodes : 1) * sizeof *ix->nodes);
+	ix->uf = malloc((size_t)p->nchunks * sizeof *ix->uf);
+	if (!ix->step_off || !ix->out_off || !ix->in_off || !ix->out_ids || !ix->in_ids ||
+	    !ix->chunk_graph || !ix->pred_off || !ix->preds || !ix->succ_off || !ix->succs ||
+	    !ix->head || !ix->stamp || !ix->nodes || !ix->uf) {
+		index_free(ix);
+		return NULL;
+	}
+	p->ix_ = ix;
+	return ix;
 }
 
 static react_status_t build_index(react_pattern_t *p)
 {
-	react_status_t st = REACT_ENOMEM;
-	struct react_pattern_index *ix = NULL;
-	int32_t *uf = NULL;
-	size_t cells;
+	react_status_t st;
+	struct react_pattern_index *ix;
+	int32_t *uf;
+	size_t nnodes = 0;
 
-	if (p->nflows >= UINT32_MAX) {
-		st = REACT_EUNSUPPORTED;
-		goto fail;
-	}
-	ix = calloc(1, sizeof *ix);
-	if (!ix)
-		goto fail;
-	ix->nsteps = p->nsteps;
-	ix->nranks = p->nranks;
-	cells = (size_t)p->nsteps * (size_t)p->nranks;
+	if (p->nflows >= UINT32_MAX)
+		return REACT_EUNSUPPORTED;
+	for (size_t i = 0; i < p->nflows; i++)
+		nnodes += (size_t)p->flows[i].nchunks;
+	if (nnodes >= NODE_NONE)
+		return REACT_EUNSUPPORTED;
+	if (!(ix = index_for(p, nnodes)))
+		return REACT_ENOMEM;
+	uf = ix->uf;
 
-	ix->step_off = calloc((size_t)p->nsteps + 1, sizeof *ix->step_off);
-	ix->out_off = malloc((cells + 1) * sizeof *ix->out_off);
-	ix->in_off = malloc((cells + 1) * sizeof *ix->in_off);
-	ix->out_ids = malloc((p->nflows ? p->nflows : 1) * sizeof *ix->out_ids);
-	ix->in_ids = malloc((p->nflows ? p->nflows : 1) * sizeof *ix->in_ids);
-	ix->chunk_graph = malloc((size_t)p->nchunks * sizeof *ix->chunk_graph);
-	uf = malloc((size_t)p->nchunks * sizeof *uf);
-	if (!ix->step_off || !ix->out_off || !ix->in_off || !ix->out_ids || !ix->in_ids ||
-	    !ix->chunk_graph || !uf)
-		goto fail;
-
+	memset(ix->step_off, 0, ((size_t)p->nsteps + 1) * sizeof *ix->step_off);
 	for (size_t i = 0; i < p->nflows; i++)
 		ix->step_off[p->flows[i].step + 1]++;
 	for (int32_t t = 0; t < p->nsteps; t++)
@@ -356,17 +385,10 @@ static react_status_t build_index(react_pattern_t *p)
 			ix->chunk_graph[c] = ix->chunk_graph[r];
 	}
 
-	st = build_preds(p, ix);
-	if (st != REACT_OK)
-		goto fail;
-
-	index_free(p->ix_);
-	p->ix_ = ix;
-	free(uf);
-	return REACT_OK;
-fail:
-	index_free(ix);
-	free(uf);
+	if ((st = build_preds(p, ix)) != REACT_OK) {
+		index_free(ix);
+		p->ix_ = NULL;
+	}
 	return st;
 }
 
@@ -462,6 +484,66 @@ react_status_t react_pattern_reindex(react_pattern_t *p)
 	return build_index(p);
 }
 
+react_status_t react_pattern_copy(react_pattern_t *dst, const react_pattern_t *src)
+{
+	react_status_t st;
+	const struct react_pattern_index *sx;
+	struct react_pattern_index *ix;
+	size_t cells, F;
+	if (!dst || !src)
+		return REACT_EINVAL;
+	if (dst == src)
+		return REACT_OK;
+	if ((st = react_pattern_reserve_(dst, src->nflows ? src->nflows : 1)) != REACT_OK)
+		return st;
+	dst->collective = src->collective;
+	dst->algorithm = src->algorithm;
+	dst->nranks = src->nranks;
+	dst->nsteps = src->nsteps;
+	dst->nchunks = src->nchunks;
+	dst->root = src->root;
+	dst->message_bytes = src->message_bytes;
+	dst->nflows = src->nflows;
+	if (src->nflows)
+		memcpy(dst->flows, src->flows, src->nflows * sizeof *dst->flows);
+	if (!(sx = src->ix_)) {
+		index_free(dst->ix_);
+		dst->ix_ = NULL;
+		return REACT_OK;
+	}
+	/* the same flows in the same order: the same index, copied */
+	if (!(ix = index_for(dst, sx->nnodes)))
+		return REACT_ENOMEM;
+	if (ix->predcap < sx->pred_off[src->nflows]) {
+		size_t cap = sx->predcap, *np;
+		if (!(np = realloc(ix->preds, cap * sizeof *np)))
+			goto oom;
+		ix->preds = np;
+		if (!(np = realloc(ix->succs, cap * sizeof *np)))
+			goto oom;
+		ix->succs = np;
+		ix->predcap = cap;
+	}
+	cells = (size_t)sx->nsteps * (size_t)sx->nranks;
+	F = src->nflows;
+	ix->ngraphs = sx->ngraphs;
+	memcpy(ix->step_off, sx->step_off, ((size_t)sx->nsteps + 1) * sizeof *ix->step_off);
+	memcpy(ix->out_off, sx->out_off, (cells + 1) * sizeof *ix->out_off);
+	memcpy(ix->in_off, sx->in_off, (cells + 1) * sizeof *ix->in_off);
+	memcpy(ix->out_ids, sx->out_ids, F * sizeof *ix->out_ids);
+	memcpy(ix->in_ids, sx->in_ids, F * sizeof *ix->in_ids);
+	memcpy(ix->chunk_graph, sx->chunk_graph, (size_t)sx->nchunks * sizeof *ix->chunk_graph);
+	memcpy(ix->pred_off, sx->pred_off, (F + 1) * sizeof *ix->pred_off);
+	memcpy(ix->preds, sx->preds, sx->pred_off[F] * sizeof *ix->preds);
+	memcpy(ix->succ_off, sx->succ_off, (F + 1) * sizeof *ix->succ_off);
+	memcpy(ix->succs, sx->succs, sx->pred_off[F] * sizeof *ix->succs);
+	return REACT_OK;
+oom:
+	index_free(ix);
+	dst->ix_ = NULL;
+	return REACT_ENOMEM;
+}
+
 react_status_t react_pattern_clone(const react_pattern_t *p, react_pattern_t **out)
 {
 	react_status_t st;
@@ -471,26 +553,14 @@ react_status_t react_pattern_clone(const react_pattern_t *p, react_pattern_t **o
 	*out = NULL;
 	st = react_pattern_create(p->collective, p->algorithm, p->nranks, p->nchunks,
 	                          p->message_bytes, &q);
-	if (st != REACT_OK)
-		goto fail;
-	q->root = p->root;
-	st = react_pattern_reserve_(q, p->nflows ? p->nflows : 1);
-	if (st != REACT_OK)
-		goto fail;
-	if (p->nflows)
-		memcpy(q->flows, p->flows, p->nflows * sizeof *q->flows);
-	q->nflows = p->nflows;
-	q->nsteps = p->nsteps;
-	if (p->ix_) {
-		st = react_pattern_finalize(q, NULL, 0);
-		if (st != REACT_OK)
-			goto fail;
+	if (st == REACT_OK)
+		st = react_pattern_copy(q, p);
+	if (st != REACT_OK) {
+		react_pattern_destroy(q);
+		return st;
 	}
 	*out = q;
 	return REACT_OK;
-fail:
-	react_pattern_destroy(q);
-	return st;
 }
 
 react_status_t react_pattern_permute(react_pattern_t *p, const react_rank_t *perm)
@@ -553,13 +623,22 @@ int react_pattern_same_flows(const react_pattern_t *a, const react_pattern_t *b)
 	return 1;
 }
 
+/* FNV-1a over the 8 bytes of v, low byte first.  A zero byte only
+ * multiplies by the prime, so the high zero bytes of a small v are one
+ * multiplication by a power of it: the same value in fewer steps. */
 static uint64_t fnv_u64(uint64_t h, uint64_t v)
 {
-	for (int i = 0; i < 8; i++) {
-		h ^= (v >> (8 * i)) & 0xffu;
-		h *= 0x100000001b3ULL;
+	/* the FNV-1a prime to the powers 0..8, mod 2^64 */
+	static const uint64_t prime_pow[9] = {
+		0x0000000000000001ULL, 0x00000100000001b3ULL, 0x000366000002e329ULL,
+		0x08a97b0004e7feabULL, 0x9ffaac085635bc91ULL, 0x0caee32a7d4f6a63ULL,
+		0xdc966432edf1c639ULL, 0xc5527b8a51d3d2dbULL, 0x1efac7090aef4a21ULL};
+	int i = 0;
+	for (; i < 8 && v; i++, v >>= 8) {
+		h ^= v & 0xffu;
+		h *= prime_pow[1];
 	}
-	return h;
+	return h * prime_pow[8 - i];
 }
 
 uint64_t react_pattern_hash(const react_pattern_t *p)
