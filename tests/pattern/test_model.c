@@ -186,3 +186,49 @@ Test(model, succs_transpose_preds)
 		}
 	cr_assert_geq(checked, 4 * 9 / 2);
 }
+
+/* FNV-1a over the bytes of v, low byte first, one byte at a time: the
+ * definition of react_pattern_hash's fingerprint (stored in logs and
+ * CSVs, so it must not change) */
+static uint64_t fnv_bytes(uint64_t h, uint64_t v)
+{
+	for (int i = 0; i < 8; i++) {
+		h ^= (v >> (8 * i)) & 0xffu;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+Test(model, hash_is_fnv1a_over_header_and_flows)
+{
+	static const struct { react_collective_t c; react_algorithm_t a; int32_t N; uint64_t S; } gens[] = {
+		{REACT_COLL_ALLREDUCE, REACT_ALGO_TREE, 12, 1 << 20},
+		{REACT_COLL_ALLREDUCE, REACT_ALGO_RING, 300, 5000000000ULL},
+		{REACT_COLL_ALLGATHER, REACT_ALGO_RECDBL, 8, 3}};
+	for (int i = 0; i < 3; i++) {
+		react_pattern_t *p;
+		uint64_t h = 0xcbf29ce484222325ULL;
+		cr_assert_eq(react_pattern_generate(gens[i].c, gens[i].a, gens[i].N, gens[i].S, &p), REACT_OK);
+		h = fnv_bytes(h, (uint64_t)p->collective);
+		h = fnv_bytes(h, (uint64_t)p->algorithm);
+		h = fnv_bytes(h, (uint64_t)(uint32_t)p->nranks);
+		h = fnv_bytes(h, (uint64_t)(uint32_t)p->nsteps);
+		h = fnv_bytes(h, (uint64_t)(uint32_t)p->nchunks);
+		h = fnv_bytes(h, (uint64_t)(uint32_t)p->root);
+		h = fnv_bytes(h, p->message_bytes);
+		h = fnv_bytes(h, (uint64_t)p->nflows);
+		for (size_t f = 0; f < p->nflows; f++) {
+			const react_flow_t *fl = &p->flows[f];
+			h = fnv_bytes(h, (uint64_t)(uint32_t)fl->step);
+			h = fnv_bytes(h, (uint64_t)(uint32_t)fl->src);
+			h = fnv_bytes(h, (uint64_t)(uint32_t)fl->dst);
+			h = fnv_bytes(h, (uint64_t)(uint32_t)fl->chunk);
+			h = fnv_bytes(h, (uint64_t)(uint32_t)fl->nchunks);
+			h = fnv_bytes(h, fl->bytes);
+			h = fnv_bytes(h, (uint64_t)fl->op);
+		}
+		cr_assert_eq(react_pattern_hash(p), h, "pattern %d: %llx, FNV-1a gives %llx", i,
+		             (unsigned long long)react_pattern_hash(p), (unsigned long long)h);
+		react_pattern_destroy(p);
+	}
+}
