@@ -47,7 +47,10 @@ struct react_pattern_index {
 	size_t *succ_off;     /* nflows + 1 */
 	size_t *succs;        /* predcap: the same relation by predecessor, successors ascending */
 	size_t predcap;
-	/* build_preds' scratch */
+	react_flow_t *snap;     /* nflows: the flows as last indexed */
+	/* scratch */
+	uint32_t *cursor;       /* nranks */
+	unsigned char *dirty;   /* nsteps */
 	uint32_t *head;         /* nranks * nchunks */
 	uint32_t *stamp;        /* nflows */
 	struct pred_node *nodes; /* nnodes */
@@ -171,6 +174,9 @@ static void index_free(struct react_pattern_index *ix)
 	free(ix->stamp);
 	free(ix->nodes);
 	free(ix->uf);
+	free(ix->snap);
+	free(ix->cursor);
+	free(ix->dirty);
 	free(ix);
 }
 
@@ -213,6 +219,26 @@ static void build_rank_csr(const react_pattern_t *p, int by_dst, uint32_t *off, 
 	for (size_t c = cells; c > 0; c--)
 		off[c] = off[c - 1];
 	off[0] = 0;
+}
+
+/* The same as build_rank_csr for the cells of step t only (the other
+ * steps' cells and every step's range of flows stay as they are). */
+static void step_rank_csr(const react_pattern_t *p, const size_t *step_off, react_step_t t,
+                          int by_dst, uint32_t *off, size_t *ids, uint32_t *cur)
+{
+	int32_t N = p->nranks;
+	size_t b = step_off[t], e = step_off[t + 1];
+	uint32_t *o = off + (size_t)t * (size_t)N, acc = (uint32_t)b;
+	memset(cur, 0, (size_t)N * sizeof *cur);
+	for (size_t i = b; i < e; i++)
+		cur[by_dst ? p->flows[i].dst : p->flows[i].src]++;
+	for (int32_t r = 0; r < N; r++) {
+		uint32_t n = cur[r];
+		o[r] = cur[r] = acc;
+		acc += n;
+	}
+	for (size_t i = b; i < e; i++)
+		ids[cur[by_dst ? p->flows[i].dst : p->flows[i].src]++] = i;
 }
 
 #define NODE_NONE UINT32_MAX
@@ -287,15 +313,16 @@ static react_status_t build_preds(const react_pattern_t *p, struct react_pattern
 	return REACT_OK;
 }
 
-/* An index for p's dims: p's own when it has those dims, else a new one
- * (p's old one freed).  NULL when out of memory. */
-static struct react_pattern_index *index_for(react_pattern_t *p, size_t nnodes)
+/* An index for p's dims: p's own when it has those dims (*reused = 1),
+ * else a new one (p's old one freed).  NULL when out of memory. */
+static struct react_pattern_index *index_for(react_pattern_t *p, size_t nnodes, int *reused)
 {
 	struct react_pattern_index *ix = p->ix_;
 	size_t cells = (size_t)p->nsteps * (size_t)p->nranks, F = p->nflows ? p->nflows : 1;
 	size_t heads = (size_t)p->nranks * (size_t)p->nchunks;
-	if (ix && ix->nsteps == p->nsteps && ix->nranks == p->nranks && ix->nflows == p->nflows &&
-	    ix->nchunks == p->nchunks && ix->nnodes == nnodes)
+	*reused = ix && ix->nsteps == p->nsteps && ix->nranks == p->nranks &&
+	          ix->nflows == p->nflows && ix->nchunks == p->nchunks && ix->nnodes == nnodes;
+	if (*reused)
 		return ix;
 	index_free(ix);
 	p->ix_ = NULL;
@@ -321,7 +348,11 @@ static struct react_pattern_index *index_for(react_pattern_t *p, size_t nnodes)
 	ix->stamp = malloc(F * sizeof *ix->stamp);
 	ix->nodes = malloc((nnodes ? nnodes : 1) * sizeof *ix->nodes);
 	ix->uf = malloc((size_t)p->nchunks * sizeof *ix->uf);
-	if (!ix->step_off || !ix->out_off || !ix->in_off || !ix->out_ids || !ix->in_ids ||
+	ix->snap = malloc(F * sizeof *ix->snap);
+	ix->cursor = malloc((size_t)p->nranks * sizeof *ix->cursor);
+	ix->dirty = malloc((size_t)p->nsteps + 1);
+	if (!ix->snap || !ix->cursor || !ix->dirty ||
+	    !ix->step_off || !ix->out_off || !ix->in_off || !ix->out_ids || !ix->in_ids ||
 	    !ix->chunk_graph || !ix->pred_off || !ix->preds || !ix->succ_off || !ix->succs ||
 	    !ix->head || !ix->stamp || !ix->nodes || !ix->uf) {
 		index_free(ix);
@@ -331,12 +362,25 @@ static struct react_pattern_index *index_for(react_pattern_t *p, size_t nnodes)
 	return ix;
 }
 
+/* A flow's fields that only a full rebuild may see change (a reindex
+ * after a swap changes senders and receivers only). */
+static int same_layout(const react_flow_t *a, const react_flow_t *b)
+{
+	return a->step == b->step && a->chunk == b->chunk && a->nchunks == b->nchunks;
+}
+
+/* The index of p's flows.  When p already has an index of the same dims
+ * and only senders and receivers changed since it was built (a swap), the
+ * step offsets and chunk graphs stand and only the steps with a changed
+ * flow get their rank tables rebuilt; the predecessors are always rebuilt.
+ * Either way the index is the one a build from scratch gives. */
 static react_status_t build_index(react_pattern_t *p)
 {
 	react_status_t st;
 	struct react_pattern_index *ix;
 	int32_t *uf;
 	size_t nnodes = 0;
+	int reused;
 
 	if (p->nflows >= UINT32_MAX)
 		return REACT_EUNSUPPORTED;
@@ -344,8 +388,25 @@ static react_status_t build_index(react_pattern_t *p)
 		nnodes += (size_t)p->flows[i].nchunks;
 	if (nnodes >= NODE_NONE)
 		return REACT_EUNSUPPORTED;
-	if (!(ix = index_for(p, nnodes)))
+	if (!(ix = index_for(p, nnodes, &reused)))
 		return REACT_ENOMEM;
+	if (reused) {
+		memset(ix->dirty, 0, (size_t)p->nsteps);
+		for (size_t i = 0; i < p->nflows && reused; i++) {
+			const react_flow_t *f = &p->flows[i], *o = &ix->snap[i];
+			reused = same_layout(f, o);
+			if (f->src != o->src || f->dst != o->dst)
+				ix->dirty[f->step] = 1;
+		}
+	}
+	if (reused) {
+		for (react_step_t t = 0; t < p->nsteps; t++)
+			if (ix->dirty[t]) {
+				step_rank_csr(p, ix->step_off, t, 0, ix->out_off, ix->out_ids, ix->cursor);
+				step_rank_csr(p, ix->step_off, t, 1, ix->in_off, ix->in_ids, ix->cursor);
+			}
+		goto preds;
+	}
 	uf = ix->uf;
 
 	memset(ix->step_off, 0, ((size_t)p->nsteps + 1) * sizeof *ix->step_off);
@@ -385,11 +446,15 @@ static react_status_t build_index(react_pattern_t *p)
 			ix->chunk_graph[c] = ix->chunk_graph[r];
 	}
 
+preds:
 	if ((st = build_preds(p, ix)) != REACT_OK) {
 		index_free(ix);
 		p->ix_ = NULL;
+		return st;
 	}
-	return st;
+	if (p->nflows)
+		memcpy(ix->snap, p->flows, p->nflows * sizeof *ix->snap);
+	return REACT_OK;
 }
 
 static void set_why(char *why, size_t whylen, size_t i, const char *field, const char *what)
@@ -490,6 +555,7 @@ react_status_t react_pattern_copy(react_pattern_t *dst, const react_pattern_t *s
 	const struct react_pattern_index *sx;
 	struct react_pattern_index *ix;
 	size_t cells, F;
+	int reused;
 	if (!dst || !src)
 		return REACT_EINVAL;
 	if (dst == src)
@@ -512,7 +578,7 @@ react_status_t react_pattern_copy(react_pattern_t *dst, const react_pattern_t *s
 		return REACT_OK;
 	}
 	/* the same flows in the same order: the same index, copied */
-	if (!(ix = index_for(dst, sx->nnodes)))
+	if (!(ix = index_for(dst, sx->nnodes, &reused)))
 		return REACT_ENOMEM;
 	if (ix->predcap < sx->pred_off[src->nflows]) {
 		size_t cap = sx->predcap, *np;
@@ -537,6 +603,7 @@ react_status_t react_pattern_copy(react_pattern_t *dst, const react_pattern_t *s
 	memcpy(ix->preds, sx->preds, sx->pred_off[F] * sizeof *ix->preds);
 	memcpy(ix->succ_off, sx->succ_off, (F + 1) * sizeof *ix->succ_off);
 	memcpy(ix->succs, sx->succs, sx->pred_off[F] * sizeof *ix->succs);
+	memcpy(ix->snap, sx->snap, F * sizeof *ix->snap);
 	return REACT_OK;
 oom:
 	index_free(ix);
