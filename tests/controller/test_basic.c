@@ -46,6 +46,9 @@ Test(params, defaults_are_table3)
 	cr_assert_eq(p.return_after, 3);
 	/* not in the paper (docs/controller.md, "Chains near the critical path") */
 	cr_assert_float_eq(p.critical_slack, 0.02, 1e-15);
+	/* not in the paper (docs/controller.md, "A test still undecided after
+	 * its extensions") */
+	cr_assert_eq(p.undecided, REACT_UNDECIDED_MEAN);
 	/* the estimator: chosen by measurement (docs/controller.md, "Counting
 	 * an endpoint's flows as they overlap in time") */
 	cr_assert_eq(p.estimator, REACT_EST_OVERLAP);
@@ -83,7 +86,7 @@ Test(params, profiles_set_every_reading)
 	    {"pruning", "degree"},  {"max_accepted", "4"},  {"escalation", "0"},
 	    {"epsilon", "0.050000000000000003"}, {"search_backoff", "off"}, {"shift", "0"},
 	    {"shift_history", "keep"}, {"return_after", "0"}, {"history_epochs", "60"},
-	    {"critical_slack", "0"}, {"profile", "paper"}};
+	    {"critical_slack", "0"}, {"undecided", "revert"}, {"profile", "paper"}};
 	react_params_t p, d;
 	char why[512], got[64], want[64];
 	react_params_default(&d);

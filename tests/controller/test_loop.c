@@ -25,6 +25,9 @@ typedef struct net {
 	double *slow;        /* N x N multipliers, 1 = fast */
 	int erratic;         /* multipliers apply only on every third epoch */
 	double time_scale_changed; /* !=0: epoch time x this for patterns != initial */
+	double wobble_changed; /* != 0: their epoch time is the initial pattern's x
+	                        * time_scale_changed x (1 + this) on odd epochs,
+	                        * (1 - this) on even ones */
 	double noise;        /* each FCT x (1 + noise x u), u uniform in [-1, 1] per (epoch, flow) */
 	const react_pattern_t *initial;
 } net_t;
@@ -47,8 +50,18 @@ static void net_run(const net_t *n, const react_pattern_t *p, int64_t e, double 
 		fct[f] = ALPHA + (double)fl->bytes * BETA * react_pattern_flow_degree(p, f) * m;
 	}
 	cr_assert_eq(react_critpath(p, fct, path, &len, T), REACT_OK);
-	if (n->time_scale_changed != 0 && !react_pattern_equal(p, n->initial))
+	if (n->time_scale_changed != 0 && !react_pattern_equal(p, n->initial)) {
+		if (n->wobble_changed != 0) {
+			/* the initial pattern's time, scaled and swung */
+			net_t n0 = *n;
+			double *f0 = malloc(n->initial->nflows * sizeof *f0);
+			n0.time_scale_changed = 0;
+			net_run(&n0, n->initial, e, f0, T);
+			free(f0);
+			*T *= 1.0 + (e % 2 ? 1 : -1) * n->wobble_changed;
+		}
 		*T *= n->time_scale_changed;
+	}
 }
 
 /* The parameters of these tests: the defaults, but the "pattern" estimator.
@@ -210,6 +223,52 @@ Test(loop, worse_epoch_times_revert)
 	react_ctl_destroy(c);
 	free(n.slow);
 	react_pattern_destroy(g);
+}
+
+/* A change 5 % faster on average whose epochs swing by +-40 %: after its
+ * two extensions the Welch bound still includes no gain.  undecided =
+ * mean keeps it on its mean gain; undecided = revert reverts it. */
+static int undecided_run(int undecided, char **buf)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n = {0};
+	int nrev, nchg, changed_at_end;
+	size_t len = 0;
+	FILE *log = open_memstream(buf, &len);
+	react_ctl_t *c;
+	loop_params(&prm);
+	prm.undecided = undecided;
+	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &g), REACT_OK);
+	n.N = 16;
+	n.slow = slow_into(16, 3, 2.0);
+	n.time_scale_changed = 0.95;
+	n.wobble_changed = 0.4;
+	n.initial = g;
+	c = drive(g, &prm, &n, 60, log, &nrev, &nchg);
+	fclose(log);
+	cr_assert_gt(nchg, 0);
+	changed_at_end = !react_pattern_equal(react_ctl_pattern_for(c, 60), g);
+	react_ctl_destroy(c);
+	free(n.slow);
+	react_pattern_destroy(g);
+	return changed_at_end;
+}
+
+Test(loop, a_change_undecided_after_its_extensions)
+{
+	char *mean = NULL, *rev = NULL;
+	react_params_t prm;
+	react_params_default(&prm);
+	cr_assert_eq(prm.undecided, REACT_UNDECIDED_MEAN);
+	cr_assert(undecided_run(REACT_UNDECIDED_MEAN, &mean), "undecided = mean ends on the job's pattern");
+	cr_assert_not_null(strstr(mean, "kept on its mean after 2 extensions"));
+	cr_assert_null(strstr(mean, "undecided after extensions"));
+	undecided_run(REACT_UNDECIDED_REVERT, &rev);
+	cr_assert_not_null(strstr(rev, "undecided after extensions"), "%.2000s", rev);
+	cr_assert_null(strstr(rev, "kept on its mean"));
+	free(mean);
+	free(rev);
 }
 
 Test(loop, ring_global_swap_fixes_erratic_pair)

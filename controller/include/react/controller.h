@@ -64,6 +64,8 @@ typedef struct react_params {
 	double min_gain;     /* welch rule: smallest observed gain worth keeping (0.01) */
 	double confidence;   /* welch rule: one-sided confidence of the gain's bounds (0.8) */
 	int extensions;      /* welch rule: one-batch extensions of an undecided test (2) */
+	int undecided;       /* REACT_UNDECIDED_*: welch rule, a test still undecided after
+	                      * its extensions (mean; revert: the issue's reading) */
 	double escalation;   /* each failed round since the last kept change raises the
 	                      * estimated gain a change needs to epsilon (1 + escalation
 	                      * x failed rounds) (2; paper 0) */
@@ -99,6 +101,9 @@ enum { REACT_EST_PAPER = 0, REACT_EST_PATTERN = 1, REACT_EST_OVERLAP = 2 };
  * welch: keep when the mean gain exceeds min_gain and a one-sided Welch
  * bound (confidence) on it is above 0 */
 enum { REACT_KEEP_PAPER = 0, REACT_KEEP_WELCH = 1 };
+/* welch rule, after the extensions: revert, or keep when the mean gain is
+ * above min_gain (its bound still not above 0) */
+enum { REACT_UNDECIDED_REVERT = 0, REACT_UNDECIDED_MEAN = 1 };
 /* first: the first candidate that passes epsilon (Algorithm 1);
  * best: the passing candidate of largest estimated gain among a vertex's trials */
 enum { REACT_SEL_FIRST = 0, REACT_SEL_BEST = 1 };

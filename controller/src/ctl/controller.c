@@ -490,6 +490,14 @@ static verdict_t judge(react_ctl_t *c, judged_t *jg, char *why, size_t whylen)
 		/* only a promising change (its mean gain above min_gain, not yet
 		 * significant) earns one more batch: a change measured slower is
 		 * reverted at once, so a network with nothing to gain pays little */
+		/* still undecided after the extensions: the mean decides
+		 * (undecided = mean), or the change goes (revert) */
+		if (c->test_ext >= c->p.extensions && c->p.undecided == REACT_UNDECIDED_MEAN &&
+		    jg->obs_gain > c->p.min_gain) {
+			snprintf(why, whylen, "gain %.4g > min_gain, bounds [%.4g, %.4g]: kept on its mean "
+			         "after %d extensions", jg->obs_gain, jg->lo, jg->hi, c->test_ext);
+			return V_KEEP;
+		}
 		if (jg->obs_gain <= c->p.min_gain || jg->hi < c->p.min_gain ||
 		    c->test_ext >= c->p.extensions) {
 			snprintf(why, whylen, "gain %.4g, bounds [%.4g, %.4g]: %s", jg->obs_gain, jg->lo,
