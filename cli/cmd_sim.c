@@ -871,7 +871,8 @@ static void regress_usage(FILE *f)
 	        "  Reruns every scenario DIR/*.yaml and compares its runs.csv and every\n"
 	        "  runs/<id>/epochs.csv with the stored results ROOT/<name>/ (default ROOT:\n"
 	        "  results/regress).  Numbers must agree within the scenario's relative\n"
-	        "  `tolerance` (0 when absent: identical).\n"
+	        "  `tolerance` (0 when absent: identical); with tolerance 0 every\n"
+	        "  runs/<id>/decisions.jsonl must be identical too.\n"
 	        "  --update  run the set and store its results as the new reference\n"
 	        "  The new results are written under $TMPDIR (default /tmp) and kept there\n"
 	        "  when they differ.\n"
@@ -888,6 +889,58 @@ static int is_number(const char *s, double *v)
 		return 0;
 	*v = strtod(s, &end);
 	return !*end;
+}
+
+/* Compare two text files line by line (the decision logs: tolerance 0
+ * only); prints the first differing line, its first differing byte and a
+ * stretch of both from there; returns 1 when they differ, else 0. */
+static long compare_lines(const char *name, const char *label, const char *stored,
+                          const char *now, long *printed)
+{
+	FILE *a = fopen(stored, "r"), *b = fopen(now, "r");
+	char *la = NULL, *lb = NULL;
+	size_t ca = 0, cb = 0;
+	long lineno = 0, diff = 0;
+	if (!a || !b) {
+		if ((*printed)++ < 40)
+			printf("%s: %s: %s missing\n", name, label, !a ? stored : now);
+		diff = 1;
+		goto out;
+	}
+	for (;;) {
+		ssize_t na = getline(&la, &ca, a), nb = getline(&lb, &cb, b);
+		lineno++;
+		if (na < 0 && nb < 0)
+			break;
+		if (na < 0 || nb < 0) {
+			if ((*printed)++ < 40)
+				printf("%s: %s: line %ld: %s has more lines\n", name, label, lineno,
+				       na < 0 ? "the new run" : "the stored result");
+			diff = 1;
+			break;
+		}
+		if (na != nb || memcmp(la, lb, (size_t)na)) {
+			size_t k = 0;
+			while (k < (size_t)na && k < (size_t)nb && la[k] == lb[k])
+				k++;
+			la[strcspn(la, "\r\n")] = 0;
+			lb[strcspn(lb, "\r\n")] = 0;
+			if ((*printed)++ < 40)
+				printf("%s: %s line %ld, byte %zu: stored '%.60s', now '%.60s'\n", name, label,
+				       lineno, k + 1, la + (k < strlen(la) ? k : strlen(la)),
+				       lb + (k < strlen(lb) ? k : strlen(lb)));
+			diff = 1;
+			break;
+		}
+	}
+out:
+	free(la);
+	free(lb);
+	if (a)
+		fclose(a);
+	if (b)
+		fclose(b);
+	return diff;
 }
 
 /* Compare two CSV files field by field; prints differences; returns their count. */
@@ -1087,6 +1140,15 @@ int react_cmd_regress(int argc, char **argv)
 				snprintf(a, sizeof a, "%s/%s", stored, label);
 				snprintf(b, sizeof b, "%s/%s", tmp, label);
 				diffs += compare_csv(name, label, a, b, tol, &printed);
+				/* the decisions themselves, where the results must be
+				 * identical: a change of the search (candidates tried, their
+				 * order and estimates) shows here before it moves a result */
+				if (tol > 0)
+					continue;
+				snprintf(label, sizeof label, "runs/c%04u/decisions.jsonl", (unsigned)i);
+				snprintf(a, sizeof a, "%s/%s", stored, label);
+				snprintf(b, sizeof b, "%s/%s", tmp, label);
+				diffs += compare_lines(name, label, a, b, &printed);
 			}
 			if (printed > 40)
 				printf("%s: ... %ld differences not shown\n", name, printed - 40);

@@ -1,4 +1,5 @@
-/* End-to-end runs of build/react: run, sweep (resume, -j), regress, compare. */
+/* End-to-end runs of build/react: run, sweep (resume, -j), regress (results
+ * and decision logs), compare. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +137,14 @@ Test(e2e, regress_passes_and_detects_a_change)
 	sh("rm -rf '%s/regress-two-jobs-star'", st);
 	cr_assert_eq(react("regress", SRC "/scenarios/regress", "--stored", st, NULL), 1);
 	assert_contains(g_out, "regress-two-jobs-star: no stored results");
+	/* a decision log that differs (same results) is a difference too */
+	sh("rm -rf '%s' && cp -r '%s/results/regress' '%s'", st, SRC, st);
+	sh("sed -i '1s/\"batch\":0/\"batch\":7/' '%s/regress-ring-dctcp/runs/c0001/decisions.jsonl'", st);
+	cr_assert_eq(react("regress", SRC "/scenarios/regress", "--stored", st, NULL), 1);
+	assert_contains(g_out, "regress-ring-dctcp: runs/c0001/decisions.jsonl line 1, byte ");
+	assert_contains(g_out, "stored '7,");
+	assert_contains(g_out, "regress-ring-dctcp: 2 configurations, DIFFERENT");
+	assert_contains(g_out, "regress-tree-fattree: 4 configurations, identical");
 }
 
 Test(e2e, compare_two_epoch_files)
