@@ -4,7 +4,7 @@
 # "keep", at most one batch may be held back by the backoff (the keep
 # batch's own search, if fruitless, starts a backoff of 1).  Checked over
 # the decision logs of 60 fig5a runs (seeds 1-5, p 2 and 4, 1-6 congested
-# pairs; about 10 s): with the backoff carried over a kept change, 5 of 48
+# pairs; about 15 s on 2 cores): with the backoff carried over a kept change, 5 of 48
 # keeps were followed by 2 or more held batches.
 # usage: test_keep_clears_backoff.sh PATH/TO/react SOURCE_ROOT
 set -u
