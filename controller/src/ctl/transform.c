@@ -55,19 +55,24 @@ static int xform_ok(const react_pattern_t *p, const react_xform_t *x)
 
 react_status_t react_xform_apply(react_pattern_t *p, const react_xform_t *x)
 {
-	size_t F;
+	size_t lo = 0, hi;
 	if (!xform_ok(p, x))
 		return REACT_EINVAL;
 	if (x->x == x->y)
 		return REACT_OK;
-	F = p->nflows;
+	hi = p->nflows;
+	if (x->kind == REACT_XF_POSITION) {
+		/* only flows of steps step - 1 and step can be touched */
+		lo = react_pattern_step_begin(p, x->step - 1);
+		hi = react_pattern_step_begin(p, x->step + 1);
+	}
 	/* touches() reads only flow f itself (and its graph, from the chunks,
 	 * which no swap changes), so it decides each flow before that flow is
 	 * relabelled.  Two passes: the first only checks that no flow becomes
 	 * a self-loop (a POSITION swap of the two ends of one flow), so a
 	 * refused swap leaves p untouched. */
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t f = 0; f < F; f++) {
+		for (size_t f = lo; f < hi; f++) {
 			react_rank_t s2 = p->flows[f].src, d2 = p->flows[f].dst;
 			if (!touches(p, x, f))
 				continue;
