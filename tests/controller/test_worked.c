@@ -4,6 +4,7 @@
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "react/check.h"
 #include "react/controller.h"
@@ -248,4 +249,64 @@ Test(worked, critical_slack_reaches_the_tree_off_the_critical_path)
 		}
 	cr_assert_geq(better, 5, "better on %d pairs of 28 (mean %.4f against %.4f)", better, s1 / 28,
 	              s0 / 28);
+}
+
+/* canonical form of a logged swap: x < y; the step only for a position
+ * swap, the graph not for a global one */
+static void canon(const react_xform_t *xf, long k[5])
+{
+	k[0] = xf->kind;
+	k[1] = xf->x < xf->y ? xf->x : xf->y;
+	k[2] = xf->x < xf->y ? xf->y : xf->x;
+	k[3] = xf->kind == REACT_XF_POSITION ? xf->step : 0;
+	k[4] = xf->kind == REACT_XF_GLOBAL ? -1 : xf->graph;
+}
+
+/* A ring AllReduce whose ranks 1 and 2 (neighbours) carry two external
+ * flows on their uplinks.  Every rank has one partner per direction, so a
+ * global swap of a congested rank and a chunk-local swap of it in one
+ * chunk graph are each listed at every congested vertex of that rank
+ * (14 steps).  The beam's first level must estimate each distinct swap
+ * once: listed again, one swap filled the level's budget (8 x K_t) many
+ * times over and the global swaps, listed after the chunk-local ones, were
+ * never estimated (fig5a's network, ring, seed 1, 4 pairs, p = 4: 121
+ * estimates of chunk-local swaps, 0 of global ones).  One level deep
+ * (K_max 1), the decision log is that level's estimates. */
+Test(worked, each_swap_is_estimated_once_per_level)
+{
+	react_pattern_t *p;
+	int32_t up[8] = {0, 2, 2, 0, 0, 0, 0, 0};
+	react_costmodel_t m = {ALPHA, BETA, up, NULL};
+	react_params_t prm;
+	react_decide_out_t out;
+	react_cong_t *cong;
+	unsigned char global[8][8] = {{0}};
+	react_params_default(&prm);
+	prm.max_accepted = 1;
+	cr_assert_eq(react_gen_ring_allreduce(8, 8000000, &p), REACT_OK);
+	cong = malloc(p->nflows * sizeof *cong);
+	decide_on_model(&prm, p, &m, cong, &out);
+	cr_assert_gt(out.ncands, 20u);
+	for (size_t i = 0; i < out.ncands; i++) {
+		long a[5];
+		canon(&out.cands[i].xf, a);
+		if (out.cands[i].xf.kind == REACT_XF_GLOBAL)
+			global[a[1]][a[2]] = global[a[2]][a[1]] = 1;
+		for (size_t j = 0; j < i; j++) {
+			long b[5];
+			canon(&out.cands[j].xf, b);
+			cr_assert(memcmp(a, b, sizeof a) != 0,
+			          "candidates %zu and %zu are one swap (kind %ld of ranks %ld and %ld)", j,
+			          i, a[0], a[1], a[2]);
+		}
+	}
+	/* each congested rank's global swap with every other rank */
+	for (int r = 1; r <= 2; r++)
+		for (int y = 0; y < 8; y++)
+			cr_assert(y == r || global[r][y], "the global swap of ranks %d and %d was not estimated",
+			          r, y);
+	react_pattern_destroy(out.g1);
+	free(out.cands);
+	free(cong);
+	react_pattern_destroy(p);
 }

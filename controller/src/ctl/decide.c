@@ -471,19 +471,75 @@ static int cand_cmp_all(const void *a, const void *b)
 	return cand_cmp(a, b);
 }
 
+/* A transform in a canonical form: x < y; the step only for a position
+ * swap, the graph not for a global one.  Two candidates with one form are
+ * one swap (a global or chunk-local swap of x and y is listed at every
+ * vertex of x and of y). */
+static react_xform_t xf_canon(const react_xform_t *xf)
+{
+	react_xform_t c;
+	memset(&c, 0, sizeof c);
+	c.kind = xf->kind;
+	c.x = xf->x < xf->y ? xf->x : xf->y;
+	c.y = xf->x < xf->y ? xf->y : xf->x;
+	c.step = xf->kind == REACT_XF_POSITION ? xf->step : 0;
+	c.graph = xf->kind == REACT_XF_GLOBAL ? -1 : xf->graph;
+	return c;
+}
+
+static uint64_t xf_hash(const react_xform_t *c)
+{
+	uint64_t h = (uint64_t)c->kind * 0x9e3779b97f4a7c15ULL;
+	h ^= (uint64_t)(uint32_t)c->x + 0x632be59bd9b4e019ULL + (h << 6) + (h >> 2);
+	h ^= (uint64_t)(uint32_t)c->y + 0x85ebca6bULL + (h << 6) + (h >> 2);
+	h ^= (uint64_t)(uint32_t)c->step + 0xc2b2ae35ULL + (h << 6) + (h >> 2);
+	h ^= (uint64_t)(uint32_t)c->graph + 0x27d4eb2fULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+/* 1 when canonical transform c was already in set tab (capacity cap, a
+ * power of two; used[] marks slots), else adds it and returns 0 */
+static int xf_seen(react_xform_t *tab, unsigned char *used, size_t cap, const react_xform_t *c)
+{
+	size_t i = (size_t)(xf_hash(c) >> 17) & (cap - 1);
+	while (used[i]) {
+		if (!memcmp(&tab[i], c, sizeof *c))
+			return 1;
+		i = (i + 1) & (cap - 1);
+	}
+	used[i] = 1;
+	tab[i] = *c;
+	return 0;
+}
+
 /* Evaluate up to LEVEL_EVALS candidates on G; keep the `keep` best
  * (ascending estimate) in top[]; *ntop how many.  log: 1 to log them. */
 static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double cur, int log,
                                  scored_t *top, size_t keep, size_t *ntop)
 {
 	react_status_t st = REACT_OK;
-	size_t ncand = 0, evals = 0;
+	size_t ncand = 0, evals = 0, scap = 0;
 	react_pattern_t *Gp = NULL;
+	react_xform_t *stab = NULL;
+	unsigned char *sused = NULL;
 	*ntop = 0;
 	for (size_t xi = 0; xi < b->nv; xi++)
 		if ((st = gen_cands(b->gc, G, &b->vs[xi], (int)xi, &ncand)) != REACT_OK)
 			return st;
 	qsort(*b->gc->cands, ncand, sizeof **b->gc->cands, cand_cmp_all);
+	/* a swap is listed at every vertex of its two ranks (a global or
+	 * chunk-local one) and would be estimated once per listing, crowding
+	 * out the rest of the level's budget: each is taken once, at its
+	 * first (highest-priority) listing */
+	scap = 16;
+	while (scap < 2 * ncand)
+		scap <<= 1;
+	stab = malloc(scap * sizeof *stab);
+	sused = calloc(scap, 1);
+	if (!stab || !sused) {
+		st = REACT_ENOMEM;
+		goto fail;
+	}
 	for (size_t i = 0; i < ncand && evals < LEVEL_EVALS(b->gc->in->trials) && b->evals_left > 0;
 	     i++) {
 		const cand_t *cd = &(*b->gc->cands)[i];
@@ -491,6 +547,11 @@ static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double 
 		react_status_t cst;
 		if (b->gc->excluded[cd->xf.x] || b->gc->excluded[cd->xf.y])
 			continue;
+		{
+			react_xform_t c = xf_canon(&cd->xf);
+			if (xf_seen(stab, sused, scap, &c))
+				continue;
+		}
 		if ((st = copy_into(&Gp, G)) != REACT_OK)
 			goto fail;
 		st = react_xform_apply(Gp, &cd->xf);
@@ -531,6 +592,8 @@ static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double 
 		}
 	}
 fail:
+	free(stab);
+	free(sused);
 	react_pattern_destroy(Gp);
 	return st;
 }
