@@ -624,6 +624,56 @@ Test(loop, congestion_that_starts_mid_run_is_one_shift)
 	cr_assert_lt(t, 0.9, "epochs 40..119 at %.3f of the original's time on the new network", t);
 }
 
+/* The onset at epoch 39, three epochs before the batch 36..41 ends: half
+ * of it ran on each network, and the batch's mean is not beyond the shift
+ * rule's measure (its spread is the two levels').  Its last three epochs
+ * are: the shift is seen at epoch 41, the loop starts afresh on those
+ * epochs, and the change searched there is judged against them, not
+ * against the uncongested sample, so no revert reads "slower than the
+ * base's sample" and the shift is seen once. */
+Test(loop, a_change_of_the_network_late_in_a_batch_is_seen_in_it)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n0 = {0}, n1 = {0};
+	react_ctl_t *c;
+	react_ctl_stats_t st;
+	double *fct, T;
+	char *buf = NULL, *at;
+	size_t len = 0;
+	FILE *log = open_memstream(&buf, &len);
+	loop_params(&prm);
+	cr_assert_eq(prm.batch_epochs, 6);
+	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &g), REACT_OK);
+	n0.N = n1.N = 16;
+	n1.slow = slow_into(16, 3, 3.0);
+	fct = malloc(g->nflows * sizeof *fct);
+	cr_assert_eq(react_ctl_create(g, &prm, &c), REACT_OK);
+	react_ctl_set_log(c, log);
+	for (int64_t e = 0; e < 120; e++) {
+		const react_pattern_t *p = react_ctl_pattern_for(c, e);
+		react_decision_t d;
+		net_run(e < 39 ? &n0 : &n1, p, e, fct, &T);
+		cr_assert_eq(react_ctl_observe(c, e, fct, p->nflows, T, &d), REACT_OK);
+	}
+	fclose(log);
+	react_ctl_stats(c, &st);
+	at = strstr(buf, "{\"job\":\"job\",\"epoch\":41,");
+	if (!at)
+		at = strstr(buf, "\"epoch\":41,");
+	cr_assert_not_null(at, "no batch ended at epoch 41");
+	cr_assert(strstr(at, "network changed") && strstr(at, "network changed") < strchr(at, '\n'),
+	          "the batch of the onset did not see the shift: %.300s", at);
+	cr_assert_null(strstr(buf, "slower than the base's sample"),
+	               "a change was judged against the uncongested sample");
+	cr_assert_eq(st.shifts, 1, "%lld shifts", (long long)st.shifts);
+	react_ctl_destroy(c);
+	free(buf);
+	free(fct);
+	free(n1.slow);
+	react_pattern_destroy(g);
+}
+
 /* Per-FCT noise of 10 % on a network that does not change is no shift:
  * not uncongested, not congested from the start. */
 Test(loop, noise_is_no_shift)

@@ -403,15 +403,41 @@ static int beyond_shift(const react_ctl_t *c, const double *x, int n, double *p0
 
 /* A change of the network seen on the base: the batch that just ran on
  * the base is beyond the shift rule's measure (and the pool holds at least
- * a batch).  Returns the first epoch of the batch on the new level (the
- * first nearer the batch's mean than the pool's), or -1 when nothing
- * changed. */
+ * a batch), or its last epochs are, at least half the batch, each more than
+ * `shift` from the pool's mean on the same side (a change inside the batch:
+ * the whole batch's mean, half old and half new, is often not significant,
+ * and the search that follows would be judged against the old network's
+ * sample).  Returns the first epoch of the batch on the new level (the
+ * first nearer the batch's mean than the pool's, or the first of those last
+ * epochs), or -1 when nothing changed. */
 static int shift_point(const react_ctl_t *c, double *from, double *to)
 {
 	int B = c->p.batch_epochs;
 	double p0, m;
-	if (c->npool < B || !beyond_shift(c, c->btime, B, &p0, &m))
+	if (c->npool < B)
 		return -1;
+	if (!beyond_shift(c, c->btime, B, &p0, &m)) {
+		/* a change inside the batch: its last epochs, at least half of
+		 * them, each more than `shift` away from the pool on one side,
+		 * beyond the measure on their own */
+		int j = B, dir = 0, need = (B + 1) / 2 < 2 ? 2 : (B + 1) / 2;
+		if (!(c->p.shift > 0))
+			return -1;
+		p0 = gsl_stats_mean(c->pool, 1, (size_t)c->npool);
+		while (j > 0) {
+			double d = c->btime[j - 1] - p0;
+			int sgn = d > c->p.shift * p0 ? 1 : d < -c->p.shift * p0 ? -1 : 0;
+			if (!sgn || (dir && sgn != dir))
+				break;
+			dir = sgn;
+			j--;
+		}
+		if (B - j < need || beyond_shift(c, c->btime + j, B - j, &p0, &m) != dir)
+			return -1;
+		*from = p0;
+		*to = m;
+		return j;
+	}
 	*from = p0;
 	for (int j = 0; j < B; j++)
 		if (m > p0 ? c->btime[j] > 0.5 * (p0 + m) : c->btime[j] < 0.5 * (p0 + m)) {
