@@ -860,3 +860,53 @@ Test(loop, returns_to_the_jobs_own_pattern_pass_the_check, .timeout = 120 * REAC
 	cr_assert_geq(tries, runs / 4, "the job's own pattern was tried in %d of %d runs", tries, runs);
 	gsl_rng_free(r);
 }
+
+/* explore_free: in a ring whose every flow into rank 1 is slow (steady
+ * congestion; nothing helps) the first change runs flows on pairs the
+ * history never measured and fails.  That failure alone is marked free:
+ * only the search right after it leaves the bar at epsilon, so later
+ * searches count it and the loop settles as it does with explore_free 0
+ * (loop::fruitless_congestion_settles).  With explore_free 0 no failure
+ * is free. */
+static char *free_log(int explore_free, int *nchg)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n = {0};
+	int nrev;
+	char *buf = NULL, v[16];
+	size_t len = 0;
+	FILE *log = open_memstream(&buf, &len);
+	loop_params(&prm);
+	snprintf(v, sizeof v, "%d", explore_free);
+	cr_assert_eq(react_params_set(&prm, "explore_free", v, NULL, 0), REACT_OK);
+	cr_assert_eq(react_gen_ring_allreduce(8, 8 << 20, &g), REACT_OK);
+	n.N = 8;
+	n.slow = slow_into(8, 1, 3.0);
+	react_ctl_destroy(drive(g, &prm, &n, 300, log, &nrev, nchg));
+	fclose(log);
+	free(n.slow);
+	react_pattern_destroy(g);
+	return buf;
+}
+
+Test(loop, a_failure_on_pairs_never_measured_is_free_once)
+{
+	int con, coff;
+	char *on = free_log(1, &con), *off = free_log(0, &coff);
+	const char *first = strstr(on, "\"action\":\"revert\""), *l;
+	cr_assert_not_null(first);
+	l = strstr(on, "pairs never measured: the bar stays (explore_free)");
+	cr_assert_not_null(l, "%s", on);
+	cr_assert_null(strstr(l + 1, "pairs never measured"), "a second free failure");
+	cr_assert_lt(first - on, l - on);
+	cr_assert_null(memchr(first, '\n', (size_t)(l - first)), "the free failure is the first revert");
+	cr_assert_null(strstr(off, "pairs never measured"));
+	/* later searches count the free failure: the same escalated bars, as
+	 * many changes */
+	cr_assert_not_null(strstr(off, "(epsilon escalated after 2 failed rounds)"), "%s", off);
+	cr_assert_not_null(strstr(on, "(epsilon escalated after 2 failed rounds)"), "%s", on);
+	cr_assert_eq(con, coff, "%d changes with explore_free 1, %d with 0", con, coff);
+	free(on);
+	free(off);
+}

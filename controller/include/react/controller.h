@@ -69,6 +69,10 @@ typedef struct react_params {
 	double escalation;   /* each failed round since the last kept change raises the
 	                      * estimated gain a change needs to epsilon (1 + escalation
 	                      * x failed rounds) (2; paper 0) */
+	int explore_free;    /* failed rounds, from the start or a shift on, after which
+	                      * the next search's bar stays at epsilon: a change that ran
+	                      * flows on pairs the history never measured, searched under
+	                      * steady congestion (1; paper 0) */
 	int search_backoff;  /* REACT_BACKOFF_*: searches after a fruitless one */
 	int beam;            /* selection best: patterns kept per depth of the beam
 	                      * search (16) */

@@ -131,6 +131,12 @@ struct react_ctl {
 	size_t nrej, caprej;
 	int attempts;                    /* patterns tried from base */
 	int failed_rounds, quiet_rounds, exploring;
+	int free_next;                   /* the last failed round was free: the next
+	                                  * search does not count it (explore_free) */
+	int free_left;                   /* explore_free: free failures left until a shift */
+	int bar_rounds;                  /* the failed rounds the last escalated bar counted */
+	int test_explores;               /* G1 runs flows on pairs the history never measured,
+	                                  * and was searched under steady congestion */
 	int idle_wait, idle_left;        /* search_backoff: batches without a search */
 	unsigned char *seen;             /* flows found congested since the backoff began */
 
@@ -214,6 +220,7 @@ react_status_t react_ctl_create(const react_pattern_t *initial, const react_para
 	                              : B * (params->extensions + 1)) * sizeof *c->pool);
 	c->test_times = malloc((size_t)B * (size_t)(params->extensions + 1) * sizeof *c->test_times);
 	c->force_after = params->explore_rounds;
+	c->free_left = params->explore_free;
 	if (!c->rng || !c->bfct || !c->btime || !c->cong || !c->seen || !c->base_fct || !c->base_times || !c->pool ||
 	    !c->test_times) {
 		st = REACT_ENOMEM;
@@ -563,6 +570,15 @@ static react_status_t put_under_test(react_ctl_t *c, react_pattern_t *g, double 
 	c->test_ext = 0;
 	c->test_est_gain = est_gain;
 	c->test_forced = forced;
+	c->test_explores = 0;
+	if (!is_return && c->hist) {
+		int steady = 0;
+		for (size_t f = 0; f < c->F && !steady; f++)
+			steady = c->cong[f] == REACT_CONG_STEADY;
+		for (size_t i = 0; steady && i < g->nflows && !c->test_explores; i++)
+			c->test_explores = g->flows[i].src != g->flows[i].dst &&
+			                   !react_history_pair(c->hist, g->flows[i].src, g->flows[i].dst, NULL);
+	}
 	return REACT_OK;
 }
 
@@ -612,10 +628,15 @@ static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dou
 	in.rng = c->rng;
 	if ((st = react_decide(&in, dout)) != REACT_OK)
 		return st;
-	if (dout->g1 && c->failed_rounds > 0) {
-		double bar = c->p.epsilon * (1.0 + c->p.escalation * c->failed_rounds);
+	/* the failed rounds that raise the bar: all but a free one
+	 * (explore_free) just before this search */
+	int counted = c->failed_rounds - c->free_next;
+	c->free_next = 0;
+	if (dout->g1 && counted > 0) {
+		double bar = c->p.epsilon * (1.0 + c->p.escalation * counted);
 		if (dout->est_gain < bar) {
 			*escalated = bar;
+			c->bar_rounds = counted;
 			react_pattern_destroy(dout->g1);
 			dout->g1 = NULL;
 		}
@@ -647,7 +668,7 @@ static void store_base_batch(react_ctl_t *c, int from)
 static void explore_from(react_ctl_t *c, const react_pattern_t *p)
 {
 	set_base(c, p);
-	c->failed_rounds = 0;
+	c->failed_rounds = c->free_next = 0;
 	c->exploring = 1;
 	c->force_after = c->p.explore_rounds;
 }
@@ -750,8 +771,20 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			note_observed(c, c->test, gsl_stats_mean(c->test_times, 1, (size_t)c->test_n));
 			if ((st = add_rejected(c, react_pattern_hash(c->test))) != REACT_OK)
 				goto fail;
-			if (!c->test_return)
+			if (!c->test_return) {
 				c->failed_rounds++;
+				/* explore_free: a change that ran flows on pairs never
+				 * measured failed for what its batch then taught the
+				 * rates; the search that follows at once knows them, and
+				 * its bar stays.  Later searches count the failure. */
+				if (c->test_explores && c->free_left > 0) {
+					c->free_left--;
+					c->free_next = 1;
+					snprintf(why + strlen(why), sizeof why - strlen(why),
+					         "; its flows ran on pairs never measured: the bar stays "
+					         "(explore_free)");
+				}
+			}
 			if (c->test_forced)
 				c->force_after = c->force_after > 1000000 ? c->force_after : 2 * c->force_after;
 			if (c->failed_rounds >= c->p.explore_rounds)
@@ -786,6 +819,10 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			if ((st = react_detect(ran, c->bfct, B, c->p.delta1, c->p.delta2, c->cong, &ncong)) !=
 			    REACT_OK)
 				goto fail;
+			if (!dout.g1 && escalated > 0)
+				snprintf(why + strlen(why), sizeof why - strlen(why),
+				         "; from the base, the best estimated gain is below %.4g (epsilon "
+				         "escalated after %d failed rounds)", escalated, c->bar_rounds);
 			if (dout.g1) {
 				sched = dout.g1;
 				reverted = 0;
@@ -806,6 +843,7 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			 * far was measured on another network; the loop starts afresh
 			 * from the base with the batch's epochs after the change */
 			explore_from(c, c->base);
+			c->free_left = c->p.explore_free;
 			c->best = NULL;
 			c->quiet_rounds = 0;
 			memset(c->seen, 0, c->F ? c->F : 1);
@@ -878,7 +916,7 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 				if (escalated > 0)
 					snprintf(why, sizeof why,
 					         "the best estimated gain is below %.4g (epsilon escalated after %d "
-					         "failed rounds)", escalated, c->failed_rounds);
+					         "failed rounds)", escalated, c->bar_rounds);
 				else
 					snprintf(why, sizeof why, "%s",
 					         dout.nvertices ? "no transform passed the estimate"

@@ -86,8 +86,8 @@ static const pdesc_t params_table[] = {
 	 * results/bench/decisions.txt); profile=paper restores the literal ones. */
 	{"profile", "-", "-", P_ENUM, OFF(profile), REACT_PROFILE_DEFAULT, 0, 1,
 	 "default | paper: sets estimator, keep_rule, selection, pruning, K_max, epsilon, "
-	 "escalation, search_backoff, shift, shift_history, return_after, H, critical_slack, "
-	 "undecided at once",
+	 "escalation, explore_free, search_backoff, shift, shift_history, return_after, H, "
+	 "critical_slack, undecided at once",
 	 profile_names},
 	{"estimator", "-", "-", P_ENUM, OFF(estimator), REACT_EST_OVERLAP, 0, 2,
 	 "paper (old critical paths) | pattern (whole pattern from learned rates, step degrees) | "
@@ -130,6 +130,17 @@ static const pdesc_t params_table[] = {
 	{"escalation", "-", "fraction", P_DOUBLE, OFF(escalation), 2.0, 0.0, 1e6,
 	 "each failed round since the last kept change raises the estimated gain a change needs: "
 	 "epsilon x (1 + escalation x failed rounds)", NULL},
+	/* 1: paired against 0 (no oracle; seeds chosen on / held out): fig5a
+	 * +0.43 / +0.43 points, ring and rhd AllReduce on fig5a's network
+	 * +0.64 / +0.87, fig12 +0.60 / +0.47, fig5a-onset +0.50 / +0.78, fig5b
+	 * at p = 0 identical (no steady congestion).  Free for every later
+	 * search too: about twice the gain, and past the settling targets
+	 * (docs/controller.md, "Failures that explored") */
+	{"explore_free", "-", "rounds", P_INT, OFF(explore_free), 1, 0, 1000000,
+	 "failed rounds, from the start or a shift on, that leave the next search's bar at "
+	 "epsilon: a change that ran flows on pairs never measured, searched under steady "
+	 "congestion (later searches and E_max count them)",
+	 NULL},
 	{"search_backoff", "-", "-", P_ENUM, OFF(search_backoff), REACT_BACKOFF_DOUBLING, 0, 1,
 	 "off (every congested batch searches) | doubling (after a fruitless search from a base, "
 	 "1, 2, 4, ... batches without one; new steady congestion ends it)", backoff_names},
@@ -229,14 +240,16 @@ static const pdesc_t *find(const char *key)
 static const char *const profile_paper[] = {"estimator", "paper", "keep_rule", "paper",
                                             "selection", "first", "pruning", "degree",
                                             "max_accepted", "4", "escalation", "0",
-                                            "search_backoff", "off", "epsilon", "0.05", "shift", "0",
+                                            "explore_free", "0", "search_backoff", "off",
+                                            "epsilon", "0.05", "shift", "0",
                                             "shift_history", "keep", "return_after", "0",
                                             "history_epochs", "60", "critical_slack", "0",
                                             "undecided", "revert", NULL};
 static const char *const profile_default[] = {"estimator", "overlap", "keep_rule", "welch",
                                               "selection", "best", "pruning", "estimate",
                                               "max_accepted", "8", "escalation", "2",
-                                              "search_backoff", "doubling", "epsilon", "0.03",
+                                              "explore_free", "1", "search_backoff", "doubling",
+                                              "epsilon", "0.03",
                                               "shift", "0.15", "shift_history", "forget",
                                               "return_after", "3", "history_epochs", "120",
                                               "critical_slack", "0.02", "undecided", "mean", NULL};
