@@ -775,8 +775,9 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 				c->failed_rounds++;
 				/* explore_free: a change that ran flows on pairs never
 				 * measured failed for what its batch then taught the
-				 * rates; the search that follows at once knows them, and
-				 * its bar stays.  Later searches count the failure. */
+				 * rates; the next search (usually the one on the base
+				 * right after this revert) knows them, and its bar stays.
+				 * Later searches count the failure. */
 				if (c->test_explores && c->free_left > 0) {
 					c->free_left--;
 					c->free_next = 1;
