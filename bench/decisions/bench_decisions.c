@@ -5,7 +5,9 @@
  * usage: bench-decisions [--name NAME]... DIR...
  *   Each DIR is one set (a sweep output directory: runs.csv with the oracle
  *   columns, runs/<id>/{epochs.csv,decisions.jsonl,config.txt}); --name
- *   names the sets in order (default: the directory's last component).
+ *   names the sets in order (default: the directory's last component).  A
+ *   sweep made without --oracle gives every line below but those of the
+ *   oracle (bench/decisions/quiet.sh uses it so).
  *
  * Per set, over the REACT jobs of every configuration:
  *   react gain      mean improvement_mean_pct (REACT's mean algbw vs baseline)
@@ -38,6 +40,7 @@
 
 typedef struct acc {
 	long rows;
+	int no_oracle;         /* the sweep has no oracle columns */
 	double sum_react, sum_oracle;
 	long n_low;            /* oracle gain < 2 % */
 	double worst_low;
@@ -249,12 +252,14 @@ static int do_set(const char *dir, acc_t *a)
 			creact = col(h, nh, "react");
 			cimp = col(h, nh, "improvement_mean_pct");
 			corc = col(h, nh, "oracle_impr_pct");
-			if (cid < 0 || cjob < 0 || creact < 0 || cimp < 0 || corc < 0) {
+			if (cid < 0 || cjob < 0 || creact < 0 || cimp < 0) {
 				fprintf(stderr, "bench-decisions: %s: expected the columns id, job, react, "
-				        "improvement_mean_pct, oracle_impr_pct (a sweep made with --oracle)\n", p);
+				        "improvement_mean_pct (and oracle_impr_pct: a sweep made with "
+				        "--oracle)\n", p);
 				rc = -1;
 				break;
 			}
+			a->no_oracle = corc < 0;
 			continue;
 		}
 		char *f[128];
@@ -266,7 +271,7 @@ static int do_set(const char *dir, acc_t *a)
 		}
 		if (atoi(f[creact]) != 1)
 			continue;
-		double imp = strtod(f[cimp], NULL), orc = strtod(f[corc], NULL);
+		double imp = strtod(f[cimp], NULL), orc = corc >= 0 ? strtod(f[corc], NULL) : NAN;
 		long warmup;
 		int congested;
 		if (read_config(dir, f[cid], f[cjob], &warmup, &congested) != 0 ||
@@ -277,7 +282,7 @@ static int do_set(const char *dir, acc_t *a)
 		a->rows++;
 		a->sum_react += imp;
 		a->sum_oracle += orc;
-		if (orc < 2.0) {
+		if (corc >= 0 && orc < 2.0) {
 			a->n_low++;
 			if (imp < a->worst_low)
 				a->worst_low = imp;
@@ -298,12 +303,18 @@ static void print_set(const char *name, const acc_t *a)
 	if (!a->rows)
 		return;
 	double mr = a->sum_react / (double)a->rows, mo = a->sum_oracle / (double)a->rows;
-	printf("  mean gain: REACT %+.2f %%, oracle %+.2f %%; captured ", mr, mo);
-	if (mo >= 0.1)
-		printf("%.3f\n", mr / mo);
-	else
-		printf("n/a (oracle gain below 0.1 %%)\n");
-	if (a->n_low)
+	if (a->no_oracle)
+		printf("  mean gain: REACT %+.2f %% (no oracle: a sweep without --oracle)\n", mr);
+	else {
+		printf("  mean gain: REACT %+.2f %%, oracle %+.2f %%; captured ", mr, mo);
+		if (mo >= 0.1)
+			printf("%.3f\n", mr / mo);
+		else
+			printf("n/a (oracle gain below 0.1 %%)\n");
+	}
+	if (a->no_oracle)
+		;
+	else if (a->n_low)
 		printf("  worst REACT result where the oracle gains < 2 %%: %+.2f %% (%ld runs)\n",
 		       a->worst_low, a->n_low);
 	else
@@ -336,7 +347,8 @@ int main(int argc, char **argv)
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		fprintf(argc < 2 ? stderr : stdout,
 		        "usage: bench-decisions [--name NAME]... DIR...\n"
-		        "  DIR: a sweep output directory made with react sweep --oracle\n");
+		        "  DIR: a sweep output directory made with react sweep --oracle (without it,\n"
+		        "       every figure but the oracle's)\n");
 		return argc < 2 ? 2 : 0;
 	}
 	for (int i = 1; i < argc; i++) {

@@ -12,7 +12,10 @@
 #              (the noisiest regime of the decision benchmark)
 # Per set: REACT's mean gain over the baseline (epochs 25-99), the runs
 # that lose more than 1 % and the worst, pattern changes and reverts per
-# run.
+# run; then, from bench-decisions over the same runs, the measured epochs
+# on patterns later reverted, the changes per 100 epochs in the second
+# half and the correlation of estimated and observed gain (the settling
+# targets of the decision benchmark, over 200 seeds instead of 5).
 #
 # usage: bench/decisions/quiet.sh [-B BUILD] [-j N] [-o DIR] [-n SEEDS] [-S KEY=VALUE]...
 #   -n SEEDS  seeds per set (default 200)
@@ -38,6 +41,8 @@ esac
 root=$(cd "$(dirname "$0")/../.." && pwd)
 react=$root/$build/react
 [ -x "$react" ] || { echo "quiet.sh: $react missing: build first (meson compile -C $build)" >&2; exit 2; }
+bd=$root/$build/bench/decisions/bench-decisions
+[ -x "$bd" ] || { echo "quiet.sh: $bd missing: build first (meson compile -C $build)" >&2; exit 2; }
 [ -n "$out" ] || out=$(mktemp -d "${TMPDIR:-/tmp}/react-quiet-XXXXXX")
 echo "# bench/decisions/quiet.sh $*"
 echo "# react $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), -j $jobs, sweeps in $out"
@@ -58,6 +63,8 @@ set_() {
 		  ch += $col["pattern_changes"]; rv += $col["reverts"] }
 		END { printf "%-9s %3d runs: mean gain %+.2f %%, %d runs below -1 %%, worst %+.2f %%; per run %.2f changes, %.2f reverts\n",
 		      name, n, s / n, bad, lo, ch / n, rv / n }' "$out/$name/runs.csv"
+	# the settling figures of the decision benchmark over the same runs
+	"$bd" "$out/$name" | grep -E 'later reverted|second half|estimated vs observed' | sed 's/^ */          /'
 }
 set_ fig5a-p0 fig5a
 set_ fig12-p0 fig12
