@@ -246,6 +246,37 @@ static double mean_improvement(const char *dir, double *lo)
 	return sum / n;
 }
 
+/* The same sweep twice: into WORK/NAME/on with the arguments given (up to
+ * a NULL: the scenario and its options), and into WORK/NAME/off with
+ * --set OFF_SET added; on and off (n bytes each) receive the two output
+ * directories. */
+static void sweep_on_off(const char *name, const char *off_set, char *on, char *off, size_t n,
+                         const char *first, ...)
+{
+	char w[4096], *argv[64] = {REACT_EXE, "sweep"};
+	int k = 2;
+	va_list ap;
+	workdir(name, w, sizeof w);
+	snprintf(on, n, "%s/on", w);
+	snprintf(off, n, "%s/off", w);
+	va_start(ap, first);
+	for (const char *a = first; a; a = va_arg(ap, const char *)) {
+		cr_assert_lt(k, 58, "sweep_on_off: too many arguments");
+		argv[k++] = (char *)a;
+	}
+	va_end(ap);
+	argv[k] = "-o";
+	argv[k + 1] = on;
+	argv[k + 2] = NULL;
+	cr_assert_eq(run_argv(argv), 0, "%s", slurp(g_err));
+	argv[k] = "--set";
+	argv[k + 1] = (char *)off_set;
+	argv[k + 2] = "-o";
+	argv[k + 3] = off;
+	argv[k + 4] = NULL;
+	cr_assert_eq(run_argv(argv), 0, "%s", slurp(g_err));
+}
+
 /* Congestion that starts mid-run (the external flows start at 400 ms,
  * about epoch 50 of 200) on the flow backend: with the shift rule REACT
  * sees the change of the network and wins back part of what the congestion
@@ -253,18 +284,12 @@ static double mean_improvement(const char *dir, double *lo)
  * before the congestion and reverted. */
 Test(e2e, congestion_that_starts_mid_run)
 {
-	char w[4096], on[4200], off[4200];
+	char on[4200], off[4200];
 	double lon, loff, mon, moff;
-	workdir("onset", w, sizeof w);
-	snprintf(on, sizeof on, "%s/on", w);
-	snprintf(off, sizeof off, "%s/off", w);
-#define ONSET_ARGS SRC "/scenarios/paper/fig5a.yaml", "--set", "seed=1..3", "--set",           \
-	"congestion.external.congested_pairs=[1,2]", "--set", "congestion.external.p=2", "--set", \
-	"congestion.external.start=400ms", "--set", "jobs.tree.epochs=200", "--no-plot", "--quiet"
-	cr_assert_eq(react("sweep", ONSET_ARGS, "-o", on, NULL), 0, "%s", slurp(g_err));
-	cr_assert_eq(react("sweep", ONSET_ARGS, "--set", "params.shift=0", "-o", off, NULL), 0, "%s",
-	             slurp(g_err));
-#undef ONSET_ARGS
+	sweep_on_off("onset", "params.shift=0", on, off, sizeof on, SRC "/scenarios/paper/fig5a.yaml",
+	             "--set", "seed=1..3", "--set", "congestion.external.congested_pairs=[1,2]", "--set",
+	             "congestion.external.p=2", "--set", "congestion.external.start=400ms", "--set",
+	             "jobs.tree.epochs=200", "--no-plot", "--quiet", NULL);
 	mon = mean_improvement(on, &lon);
 	moff = mean_improvement(off, &loff);
 	cr_assert_gt(mon, moff + 5, "mean improvement %.2f %% with the shift rule, %.2f %% without",
@@ -312,18 +337,13 @@ static double gain_from(const char *dir, int from, double *lo)
  * run slower on the job's own ECMP collisions. */
 Test(e2e, congestion_that_ends)
 {
-	char w[4096], on[4200], off[4200];
+	char on[4200], off[4200];
 	double lon, loff, mon, moff;
-	workdir("release", w, sizeof w);
-	snprintf(on, sizeof on, "%s/on", w);
-	snprintf(off, sizeof off, "%s/off", w);
-#define RELEASE_ARGS SRC "/scenarios/paper/fig5a.yaml", "--set", "seed=[2,6]", "--set",          \
-	"congestion.external.congested_pairs=4", "--set", "congestion.external.p=[2,4]", "--set", \
-	"congestion.external.end=400ms", "--set", "jobs.tree.epochs=200", "--no-plot", "--quiet"
-	cr_assert_eq(react("sweep", RELEASE_ARGS, "-o", on, NULL), 0, "%s", slurp(g_err));
-	cr_assert_eq(react("sweep", RELEASE_ARGS, "--set", "params.return_after=0", "-o", off, NULL), 0,
-	             "%s", slurp(g_err));
-#undef RELEASE_ARGS
+	sweep_on_off("release", "params.return_after=0", on, off, sizeof on,
+	             SRC "/scenarios/paper/fig5a.yaml", "--set", "seed=[2,6]", "--set",
+	             "congestion.external.congested_pairs=4", "--set", "congestion.external.p=[2,4]",
+	             "--set", "congestion.external.end=400ms", "--set", "jobs.tree.epochs=200",
+	             "--no-plot", "--quiet", NULL);
 	mon = gain_from(on, 60, &lon);
 	moff = gain_from(off, 60, &loff);
 	cr_assert_geq(lon, -1.0, "a run lost %.2f %% after the congestion ended", lon);
@@ -341,19 +361,14 @@ Test(e2e, congestion_that_ends)
  * bar and ends near the baseline. */
 Test(e2e, a_failure_on_pairs_never_measured_leaves_the_next_search_its_bar)
 {
-	char w[4096], on[4200], off[4200], p[4400];
+	char on[4200], off[4200], p[4400];
 	char *lon, *loff, *l;
 	double gon, goff, lo, est;
-	workdir("explore-free", w, sizeof w);
-	snprintf(on, sizeof on, "%s/on", w);
-	snprintf(off, sizeof off, "%s/off", w);
-#define FREE_ARGS SRC "/scenarios/paper/fig5a.yaml", "--set", "seed=1", "--set",                 \
-	"congestion.external.congested_pairs=4", "--set", "congestion.external.p=4", "--set",      \
-	"jobs.tree.collective=allreduce", "--set", "jobs.tree.algorithm=ring", "--no-plot", "--quiet"
-	cr_assert_eq(react("sweep", FREE_ARGS, "-o", on, NULL), 0, "%s", slurp(g_err));
-	cr_assert_eq(react("sweep", FREE_ARGS, "--set", "params.explore_free=0", "-o", off, NULL), 0,
-	             "%s", slurp(g_err));
-#undef FREE_ARGS
+	sweep_on_off("explore-free", "params.explore_free=0", on, off, sizeof on,
+	             SRC "/scenarios/paper/fig5a.yaml", "--set", "seed=1", "--set",
+	             "congestion.external.congested_pairs=4", "--set", "congestion.external.p=4",
+	             "--set", "jobs.tree.collective=allreduce", "--set", "jobs.tree.algorithm=ring",
+	             "--no-plot", "--quiet", NULL);
 	snprintf(p, sizeof p, "%s/runs/c0000/decisions.jsonl", on);
 	lon = slurp(p);
 	snprintf(p, sizeof p, "%s/runs/c0000/decisions.jsonl", off);
