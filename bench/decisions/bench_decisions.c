@@ -303,22 +303,20 @@ static void print_set(const char *name, const acc_t *a)
 	if (!a->rows)
 		return;
 	double mr = a->sum_react / (double)a->rows, mo = a->sum_oracle / (double)a->rows;
-	if (a->no_oracle)
+	if (a->no_oracle) {
 		printf("  mean gain: REACT %+.2f %% (no oracle: a sweep without --oracle)\n", mr);
-	else {
+	} else {
 		printf("  mean gain: REACT %+.2f %%, oracle %+.2f %%; captured ", mr, mo);
 		if (mo >= 0.1)
 			printf("%.3f\n", mr / mo);
 		else
 			printf("n/a (oracle gain below 0.1 %%)\n");
+		if (a->n_low)
+			printf("  worst REACT result where the oracle gains < 2 %%: %+.2f %% (%ld runs)\n",
+			       a->worst_low, a->n_low);
+		else
+			printf("  worst REACT result where the oracle gains < 2 %%: none (no such run)\n");
 	}
-	if (a->no_oracle)
-		;
-	else if (a->n_low)
-		printf("  worst REACT result where the oracle gains < 2 %%: %+.2f %% (%ld runs)\n",
-		       a->worst_low, a->n_low);
-	else
-		printf("  worst REACT result where the oracle gains < 2 %%: none (no such run)\n");
 	if (a->n_p0)
 		printf("  worst REACT result without congestion (p = 0): %+.2f %% (%ld runs)\n",
 		       a->worst_p0, a->n_p0);
