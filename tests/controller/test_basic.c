@@ -240,6 +240,47 @@ Test(rates, loaded_sender_with_uneven_excess_is_blamed)
 	react_pattern_destroy(g);
 }
 
+/* A slow pair between two unloaded ranks: 0 -> 1 (step 0 of recursive
+ * doubling) runs 3 x its line-rate time in every epoch, every other flow
+ * of both ranks at the line rate.  Neither endpoint is blamed; the pair
+ * keeps its own excess (2 flows), the reverse pair none, and a pair never
+ * seen gets the mean excess of all records (2 / 24 per epoch). */
+Test(rates, a_slow_pair_keeps_its_own_excess_and_sets_the_prior)
+{
+	react_pattern_t *g;
+	react_history_t *h;
+	react_rates_t *r;
+	const double c0 = 8e-11;
+	double *fct;
+	cr_assert_eq(react_gen_recdbl_allgather(8, 20000000, &g), REACT_OK);
+	cr_assert_eq(g->nflows, 24u);
+	cr_assert_eq(react_history_create(8, 60, &h), REACT_OK);
+	fct = malloc(g->nflows * sizeof *fct);
+	for (int e = 0; e < 6; e++) {
+		for (size_t f = 0; f < g->nflows; f++) {
+			const react_flow_t *fl = &g->flows[f];
+			double m = fl->src == 0 && fl->dst == 1 ? 3.0 : 1.0;
+			fct[f] = (double)fl->bytes * c0 * react_pattern_flow_degree(g, f) * m;
+		}
+		cr_assert_eq(react_history_add(h, g, fct), REACT_OK);
+	}
+	cr_assert_eq(react_history_learn(h, &r), REACT_OK);
+	cr_assert_float_eq(r->x[0], 0.0, 1e-9);
+	cr_assert_float_eq(r->y[1], 0.0, 1e-9);
+	cr_assert(react_rates_pair_seen(r, 0, 1));
+	cr_assert(react_rates_pair_seen(r, 1, 0));
+	cr_assert(!react_rates_pair_seen(r, 0, 7));
+	cr_assert_float_eq(react_rates_flow(r, 0, 1, 1, 1) / c0, 3.0, 1e-9);
+	cr_assert_float_eq(react_rates_flow(r, 1, 0, 1, 1) / c0, 1.0, 1e-9);
+	cr_assert_float_eq(r->zprior, 2.0 / 24.0, 1e-12);
+	cr_assert_float_eq(react_rates_flow(r, 0, 7, 1, 1) / c0, 1.0 + 2.0 / 24.0, 1e-9);
+	cr_assert_float_eq(react_rates_flow_overlap(r, 7, 0, 1.0, 1.0) / c0, 1.0 + 2.0 / 24.0, 1e-9);
+	react_rates_destroy(r);
+	react_history_destroy(h);
+	free(fct);
+	react_pattern_destroy(g);
+}
+
 /* Two flows into one receiver in one step share its link only while both
  * run.  Here 0 -> 1 and 2 -> 1 start together and take 2 c0 each; 1 -> 3
  * waits for 0 -> 1 (chunk 0) while 2 -> 3 starts at once, so the two flows

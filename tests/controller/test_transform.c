@@ -202,3 +202,68 @@ Test(transform, a_reused_pattern_indexes_like_a_fresh_one)
 	cr_assert_gt(applied, 600, "only %d swaps applied", applied);
 	react_pattern_destroy(w);
 }
+
+/* degree of vertex (t, r): max of its in-degree at t - 1 and out-degree at t */
+static int32_t vertex_degree(const react_pattern_t *p, react_step_t t, react_rank_t r)
+{
+	int32_t in = t > 0 ? react_pattern_in_degree(p, t - 1, r) : 0;
+	int32_t out = react_pattern_out_degree(p, t, r);
+	return in > out ? in : out;
+}
+
+Test(transform, viability_and_lowering_agree_with_the_swapped_pattern)
+{
+	/* react_xform_viable and react_xform_lowers read the degrees a swap
+	 * would give without building the pattern; here every swap of every
+	 * kind is built and its degrees read off directly */
+	react_pattern_t *ps[4] = {gen(REACT_COLL_ALLREDUCE, REACT_ALGO_TREE, 12),
+	                          gen(REACT_COLL_ALLREDUCE, REACT_ALGO_RHD, 8),
+	                          gen(REACT_COLL_ALLREDUCE, REACT_ALGO_RING, 6),
+	                          gen(REACT_COLL_ALLGATHER, REACT_ALGO_RECDBL, 8)};
+	size_t viable = 0, lowering = 0, tried = 0;
+	for (int i = 0; i < 4; i++) {
+		react_pattern_t *p = ps[i], *w = NULL;
+		cr_assert_eq(react_pattern_clone(p, &w), REACT_OK);
+		for (int kind = REACT_XF_POSITION; kind <= REACT_XF_GLOBAL; kind++)
+		for (int32_t g = 0; g < (kind == REACT_XF_GLOBAL ? 1 : react_pattern_ngraphs(p)); g++)
+		for (react_step_t s = 0; s <= (kind == REACT_XF_POSITION ? p->nsteps : 0); s++)
+		for (react_rank_t a = 0; a < p->nranks; a++)
+		for (react_rank_t b = 0; b < p->nranks; b++) {
+			react_xform_t x = {(react_xform_kind_t)kind, s, a, b,
+			                   kind == REACT_XF_GLOBAL ? -1 : g};
+			react_step_t ct = kind == REACT_XF_POSITION ? s : (react_step_t)(a % p->nsteps);
+			int ok = 1, low, vlow = -1, v;
+			if (a == b)
+				continue;
+			cr_assert_eq(react_pattern_copy(w, p), REACT_OK);
+			if (react_xform_apply(w, &x) != REACT_OK)
+				continue; /* a self-loop: never a candidate */
+			for (react_step_t t = 0; t < p->nsteps; t++)
+				for (int out = 0; out < 2; out++) {
+					int32_t (*deg)(const react_pattern_t *, react_step_t, react_rank_t) =
+					    out ? react_pattern_out_degree : react_pattern_in_degree;
+					int32_t lim = deg(p, t, a) > deg(p, t, b) ? deg(p, t, a) : deg(p, t, b);
+					ok &= deg(w, t, a) <= lim && deg(w, t, b) <= lim;
+				}
+			low = vertex_degree(w, ct, a) < vertex_degree(p, ct, a);
+			v = react_xform_viable(p, &x, ct, a, &vlow);
+			cr_assert_eq(v, ok, "%s swap %d-%d (graph %d, step %d) of pattern %d: viable %d, built %d",
+			             react_xform_kind_name(x.kind), a, b, g, s, i, v, ok);
+			cr_assert_eq(react_xform_lowers(p, &x, ct, a), low,
+			             "%s swap %d-%d (graph %d, step %d) of pattern %d: lowers",
+			             react_xform_kind_name(x.kind), a, b, g, s, i);
+			if (v)
+				cr_assert_eq(vlow, low);
+			tried++;
+			viable += (size_t)ok;
+			lowering += (size_t)low;
+		}
+		react_pattern_destroy(w);
+		react_pattern_destroy(p);
+	}
+	/* both answers occur, so neither can be a constant */
+	cr_assert_gt(viable, 100u);
+	cr_assert_gt(tried - viable, 100u);
+	cr_assert_gt(lowering, 10u);
+	cr_assert_gt(tried - lowering, 100u);
+}

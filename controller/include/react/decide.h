@@ -46,8 +46,13 @@ typedef struct react_rates {
 	double *keff;       /* maxk + 1: effective share of k flows leaving one endpoint */
 	double *keff_in;    /* maxk + 1: effective share of k flows entering one endpoint */
 	double *x, *y;      /* N: egress / ingress load of each rank, in flows */
-	double *z;          /* N x N: a pair's mean excess, in flows */
-	int32_t *zn;        /* N x N: records of the pair */
+	double *z;          /* npair: a pair's mean excess, in flows */
+	int32_t *zn;        /* npair: records of the pair */
+	size_t npair;       /* the pairs with records (memory grows with the
+	                     * records, not with N x N) */
+	uint64_t *pkey;     /* pcap slots, open addressing: src * N + dst + 1, 0 empty */
+	uint32_t *pidx;     /* pcap: the pair's index into z and zn */
+	size_t pcap;        /* a power of two */
 	int degrees;        /* REACT_DEG_* the rates were learned with */
 	double zprior;      /* excess of a pair never seen: the mean over all records */
 } react_rates_t;
@@ -73,6 +78,9 @@ double react_rates_flow(const react_rates_t *r, react_rank_t src, react_rank_t d
 double react_rates_flow_overlap(const react_rates_t *r, react_rank_t src, react_rank_t dst,
                                 double dout, double din);
 int react_rates_pair_seen(const react_rates_t *r, react_rank_t src, react_rank_t dst);
+/* The pair's own excess over its endpoints' loads, in flows (the prior
+ * for a pair never seen): the last term of react_rates_flow. */
+double react_rates_pair_excess(const react_rates_t *r, react_rank_t src, react_rank_t dst);
 
 typedef struct react_candidate_log {
 	react_xform_t xf;

@@ -151,6 +151,11 @@ int32_t react_pattern_flow_graph(const react_pattern_t *p, size_t f);
  * *preds is set to an array owned by the pattern (valid until the next
  * reindex/destroy); returns its length. */
 size_t react_pattern_preds(const react_pattern_t *p, size_t f, const size_t **preds);
+/* All predecessor lists at once, for loops over every flow: returns off
+ * (nflows + 1 entries), *preds the concatenated lists; flow f's are
+ * (*preds)[off[f] .. off[f + 1]).  Owned by the pattern as above; NULL
+ * (and *preds NULL) for a pattern without an index. */
+const size_t *react_pattern_pred_lists(const react_pattern_t *p, const size_t **preds);
 /* Successors of flow f: the flows g that have f among their predecessors,
  * in increasing order (all after f).  *succs (out, may be NULL) is set to an
  * array owned by the pattern (valid until the next reindex/destroy; NULL

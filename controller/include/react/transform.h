@@ -50,6 +50,11 @@ react_status_t react_xform_apply(react_pattern_t *p, const react_xform_t *x);
 int react_xform_viable(const react_pattern_t *p, const react_xform_t *x, react_step_t cong_step,
                        react_rank_t cong_rank, int *lowers);
 
+/* 1 when x lowers the degree of vertex (cong_step, cong_rank), as *lowers
+ * of react_xform_viable, whether or not x is viable (0 for a bad x) */
+int react_xform_lowers(const react_pattern_t *p, const react_xform_t *x, react_step_t cong_step,
+                       react_rank_t cong_rank);
+
 #ifdef __cplusplus
 }
 #endif

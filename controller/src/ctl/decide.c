@@ -119,6 +119,10 @@ typedef struct patest {
 	react_ovl_t ovl;     /* its workspace, and each flow's duration, start, degrees */
 	double *dur, *t0, *dout, *din;
 	unsigned char *moved; /* F: 1 for a flow the candidate moved */
+	size_t nmv, *mv;      /* the moved flows, and of each (the same for every
+	                       * epoch): bytes, its sender's and receiver's loads
+	                       * and the pair's excess */
+	double *mvb, *mvx, *mvy, *mvz;
 } patest_t;
 
 /* Passes of the overlap estimate: the moved flows' times from their step
@@ -147,7 +151,13 @@ static react_status_t patest_init(patest_t *pt, const react_pattern_t *g0, const
 		pt->dout = malloc(F * sizeof *pt->dout);
 		pt->din = malloc(F * sizeof *pt->din);
 		pt->moved = malloc(F);
-		if (!pt->dur || !pt->t0 || !pt->dout || !pt->din || !pt->moved)
+		pt->mv = malloc(F * sizeof *pt->mv);
+		pt->mvb = malloc(F * sizeof *pt->mvb);
+		pt->mvx = malloc(F * sizeof *pt->mvx);
+		pt->mvy = malloc(F * sizeof *pt->mvy);
+		pt->mvz = malloc(F * sizeof *pt->mvz);
+		if (!pt->dur || !pt->t0 || !pt->dout || !pt->din || !pt->moved || !pt->mv || !pt->mvb ||
+		    !pt->mvx || !pt->mvy || !pt->mvz)
 			return REACT_ENOMEM;
 		return react_ovl_init(&pt->ovl, g0->nflows, g0->nranks);
 	}
@@ -164,6 +174,11 @@ static void patest_free(patest_t *pt)
 	free(pt->dout);
 	free(pt->din);
 	free(pt->moved);
+	free(pt->mv);
+	free(pt->mvb);
+	free(pt->mvx);
+	free(pt->mvy);
+	free(pt->mvz);
 	if (pt->ovl.ev)
 		react_ovl_free(&pt->ovl);
 }
@@ -175,32 +190,25 @@ static void patest_free(patest_t *pt)
 static void overlap_times(patest_t *pe, const react_pattern_t *g, int e)
 {
 	size_t F = g->nflows;
-	int moved = 0;
-	for (size_t f = 0; f < F; f++) {
-		const react_flow_t *b = &g->flows[f];
-		pe->moved[f] = !isnan(pe->model[f]);
-		if (!pe->moved[f]) {
-			pe->dur[f] = pe->fct[(size_t)e * F + f];
-		} else {
-			moved = 1;
-			pe->dur[f] = (double)b->bytes *
-			             react_rates_flow_overlap(pe->rates, b->src, b->dst,
-			                                      react_pattern_out_degree(g, b->step, b->src),
-			                                      react_pattern_in_degree(g, b->step, b->dst));
-		}
-	}
-	if (moved && e == 0) {
+	const double c0 = pe->rates->c0;
+	/* pe->model: NAN for a flow that keeps its observed time, else its time
+	 * at its step degrees (pattern_estimate) */
+	for (size_t f = 0; f < F; f++)
+		pe->dur[f] = isnan(pe->model[f]) ? pe->fct[(size_t)e * F + f] : pe->model[f];
+	if (pe->nmv && e == 0) {
 		/* only the moved flows' degrees are read */
 		react_ovl_index(&pe->ovl, g);
 		react_ovl_only(&pe->ovl, g, pe->moved);
 	}
-	for (int it = 0; moved && it < OVERLAP_PASSES; it++) {
+	for (int it = 0; pe->nmv && it < OVERLAP_PASSES; it++) {
 		react_ovl_degrees_indexed(&pe->ovl, g, pe->dur, pe->t0, pe->dout, pe->din);
-		for (size_t f = 0; f < F; f++)
-			if (!isnan(pe->model[f]))
-				pe->dur[f] = (double)g->flows[f].bytes *
-				             react_rates_flow_overlap(pe->rates, g->flows[f].src,
-				                                      g->flows[f].dst, pe->dout[f], pe->din[f]);
+		/* react_rates_flow_overlap at the flow's overlap degrees, its
+		 * terms looked up once per candidate */
+		for (size_t k = 0; k < pe->nmv; k++) {
+			size_t f = pe->mv[k];
+			double a = pe->dout[f] + pe->mvx[k], b = pe->din[f] + pe->mvy[k];
+			pe->dur[f] = pe->mvb[k] * (c0 * ((a > b ? a : b) + pe->mvz[k]));
+		}
 	}
 }
 
@@ -209,28 +217,42 @@ static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, doub
 	patest_t *pe = ctx;
 	size_t F = g->nflows;
 	double sum = 0;
+	pe->nmv = 0;
 	for (size_t f = 0; f < F; f++) {
 		const react_flow_t *a = &pe->g0->flows[f], *b = &g->flows[f];
-		if (a->src == b->src && a->dst == b->dst && react_pattern_flow_degree(g, f) == pe->deg0[f])
+		if (pe->overlap)
+			pe->moved[f] = 0;
+		if (a->src == b->src && a->dst == b->dst && react_pattern_flow_degree(g, f) == pe->deg0[f]) {
 			pe->model[f] = NAN;
-		else if (pe->overlap)
-			pe->model[f] = 0.0; /* moved: overlap_times times it */
-		else
+		} else if (pe->overlap) {
+			/* moved: overlap_times times it, from this time at its step
+			 * degrees */
+			size_t k = pe->nmv++;
+			pe->moved[f] = 1;
+			pe->mv[k] = f;
+			pe->mvb[k] = (double)b->bytes;
+			pe->mvx[k] = pe->rates->x[b->src];
+			pe->mvy[k] = pe->rates->y[b->dst];
+			pe->mvz[k] = react_rates_pair_excess(pe->rates, b->src, b->dst);
+			pe->model[f] = (double)b->bytes *
+			               react_rates_flow_overlap(pe->rates, b->src, b->dst,
+			                                        react_pattern_out_degree(g, b->step, b->src),
+			                                        react_pattern_in_degree(g, b->step, b->dst));
+		} else
 			pe->model[f] = (double)b->bytes *
 			               react_rates_flow(pe->rates, b->src, b->dst,
 			                                react_pattern_out_degree(g, b->step, b->src),
 			                                react_pattern_in_degree(g, b->step, b->dst));
 	}
 	pe->aux = 0;
+	const size_t *pr, *po = react_pattern_pred_lists(g, &pr);
 	for (int e = 0; e < pe->B; e++) {
 		double best = 0;
 		if (pe->overlap)
 			overlap_times(pe, g, e);
 		for (size_t f = 0; f < F; f++) {
-			const size_t *pr;
-			size_t np = react_pattern_preds(g, f, &pr);
 			double m = 0;
-			for (size_t i = 0; i < np; i++)
+			for (size_t i = po[f]; i < po[f + 1]; i++)
 				if (pe->acc[pr[i]] > m)
 					m = pe->acc[pr[i]];
 			pe->acc[f] = m + (pe->overlap ? pe->dur[f]
@@ -309,6 +331,9 @@ typedef struct genctx {
 	int32_t *gl;
 	size_t glcap;
 	int nv_forced;
+	int keys_only;       /* 1: draw each candidate's key, keep none (a level
+	                      * past the work bound: the stream stays as if it
+	                      * had been listed) */
 } genctx_t;
 
 /* Append the viable swaps of vertex x (index vi) on pattern G to
@@ -371,13 +396,19 @@ static react_status_t gen_cands(genctx_t *gc, const react_pattern_t *G, const vt
 			cd->xf.x = x->r;
 			cd->xf.y = gc->members[i];
 			cd->xf.graph = gr;
-			if (!react_xform_viable(G, &cd->xf, x->t, x->r, &lowers)) {
-				/* pruning "estimate": the whole-pattern estimate sees a
-				 * raised degree itself, so the swap stays a (yellow)
-				 * candidate */
-				if (gc->in->pruning == REACT_PRUNE_DEGREE)
+			if (gc->in->pruning == REACT_PRUNE_DEGREE) {
+				if (!react_xform_viable(G, &cd->xf, x->t, x->r, &lowers))
 					continue;
-				lowers = 0;
+			} else if (!gc->keys_only) {
+				/* pruning "estimate": the whole-pattern estimate sees a
+				 * raised degree itself, so a swap that is not viable
+				 * stays a (yellow) candidate; green needs both */
+				lowers = react_xform_lowers(G, &cd->xf, x->t, x->r) &&
+				         react_xform_viable(G, &cd->xf, x->t, x->r, NULL);
+			}
+			if (gc->keys_only) {
+				(void)gsl_rng_get(gc->rng);
+				continue;
 			}
 			/* 5.3.2 / 4.3: swaps that lower the congested vertex's
 			 * degree (green) before the others (yellow), whatever
@@ -438,6 +469,70 @@ static int rejected(const react_decide_in_t *in, const react_pattern_t *p)
 #define SEARCH_WORK2 ((size_t)1 << 29)
 #define SEARCH_EVALS ((size_t)2048)
 
+/*
+ * The search meets one pattern again and again: two swaps that commute,
+ * taken in either order from two patterns of the beam (at 8 ranks about
+ * a fifth of the candidates).  Within one decision a pattern's check and
+ * estimate never change, so each is computed once and looked up after: a
+ * table keyed by the flows' senders and receivers (the only fields a swap
+ * changes), 64 bits, as the beam's own duplicate test.  A candidate found
+ * here is counted against the work bound as if estimated again, so the
+ * search is the same.
+ */
+typedef struct memo_ent {
+	uint64_t key;        /* 0: empty */
+	int semantic_ok;
+	double s, rank;
+} memo_ent_t;
+
+typedef struct memo {
+	memo_ent_t *tab;
+	size_t cap, n;       /* cap: a power of two, at most half full */
+} memo_t;
+
+static uint64_t memo_key(const react_pattern_t *g)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)g->nflows;
+	for (size_t f = 0; f < g->nflows; f++) {
+		uint64_t v = (uint64_t)(uint32_t)g->flows[f].src << 32 | (uint32_t)g->flows[f].dst;
+		h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 33;
+	}
+	return h ? h : 1;
+}
+
+static memo_ent_t *memo_find(memo_t *m, uint64_t key)
+{
+	size_t i;
+	if (!m->cap)
+		return NULL;
+	for (i = (size_t)(key >> 20) & (m->cap - 1); m->tab[i].key; i = (i + 1) & (m->cap - 1))
+		if (m->tab[i].key == key)
+			return &m->tab[i];
+	return NULL;
+}
+
+static react_status_t memo_put(memo_t *m, uint64_t key, int ok, double s, double rank)
+{
+	size_t i;
+	if (2 * (m->n + 1) > m->cap) {
+		memo_t g = {calloc(m->cap ? 2 * m->cap : 1024, sizeof *g.tab), m->cap ? 2 * m->cap : 1024, 0};
+		if (!g.tab)
+			return REACT_ENOMEM;
+		for (size_t j = 0; j < m->cap; j++)
+			if (m->tab[j].key)
+				memo_put(&g, m->tab[j].key, m->tab[j].semantic_ok, m->tab[j].s, m->tab[j].rank);
+		free(m->tab);
+		*m = g;
+	}
+	for (i = (size_t)(key >> 20) & (m->cap - 1); m->tab[i].key; i = (i + 1) & (m->cap - 1))
+		;
+	m->tab[i] = (memo_ent_t){key, ok, s, rank};
+	m->n++;
+	return REACT_OK;
+}
+
 typedef struct bsearch {
 	genctx_t *gc;
 	const vtx_t *vs;
@@ -449,6 +544,7 @@ typedef struct bsearch {
 	size_t *logcap;
 	const patest_t *pt;  /* the pattern estimate's state (tie-break), or NULL */
 	size_t evals_left;   /* the work bound (above), counted down */
+	memo_t memo;         /* every candidate checked and estimated so far */
 } bsearch_t;
 
 typedef struct scored {
@@ -523,9 +619,15 @@ static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double 
 	react_xform_t *stab = NULL;
 	unsigned char *sused = NULL;
 	*ntop = 0;
+	/* past the work bound nothing is evaluated: the keys are drawn all
+	 * the same, so the random stream does not depend on this shortcut */
+	b->gc->keys_only = b->evals_left == 0;
 	for (size_t xi = 0; xi < b->nv; xi++)
 		if ((st = gen_cands(b->gc, G, &b->vs[xi], (int)xi, &ncand)) != REACT_OK)
 			return st;
+	b->gc->keys_only = 0;
+	if (b->evals_left == 0)
+		return REACT_OK;
 	qsort(*b->gc->cands, ncand, sizeof **b->gc->cands, cand_cmp_all);
 	/* a swap is listed at every vertex of its two ranks (a global or
 	 * chunk-local one) and would be estimated once per listing, crowding
@@ -563,16 +665,31 @@ static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double 
 			goto fail;
 		if (react_pattern_equal(Gp, G) || rejected(b->gc->in, Gp))
 			continue;
-		cst = react_checker_run(b->ck, Gp, NULL);
-		if (cst == REACT_ESEMANTIC)
-			continue; /* not a semantically viable swap */
-		if (cst != REACT_OK) { st = cst; goto fail; }
-		if ((st = b->est(b->ectx, Gp, &sc)) != REACT_OK)
-			goto fail;
-		/* a swap that shortens one of two parallel slow paths leaves the
-		 * makespan as it was but brings the next swap closer: the beam
-		 * ranks such a swap above one that changes nothing */
-		rk = sc + (b->pt ? 0.01 * b->pt->aux : 0.0);
+		{
+			uint64_t key = memo_key(Gp);
+			const memo_ent_t *me = memo_find(&b->memo, key);
+			if (me) {
+				if (!me->semantic_ok)
+					continue;
+				sc = me->s;
+				rk = me->rank;
+			} else {
+				cst = react_checker_run(b->ck, Gp, NULL);
+				if (cst != REACT_OK && cst != REACT_ESEMANTIC) { st = cst; goto fail; }
+				sc = 0.0;
+				if (cst == REACT_OK && (st = b->est(b->ectx, Gp, &sc)) != REACT_OK)
+					goto fail;
+				/* a swap that shortens one of two parallel slow paths
+				 * leaves the makespan as it was but brings the next swap
+				 * closer: the beam ranks such a swap above one that
+				 * changes nothing */
+				rk = cst == REACT_OK ? sc + (b->pt ? 0.01 * b->pt->aux : 0.0) : 0.0;
+				if ((st = memo_put(&b->memo, key, cst == REACT_OK, sc, rk)) != REACT_OK)
+					goto fail;
+				if (cst == REACT_ESEMANTIC)
+					continue; /* not a semantically viable swap */
+			}
+		}
 		evals++;
 		b->evals_left--;
 		if (log && (st = log_cand(b->out, b->logcap, &cd->xf, cur > 0 ? 1.0 - sc / cur : 0.0, 0)) !=
@@ -997,6 +1114,7 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 	gc.gl = gl;
 	gc.glcap = glcap;
 	gc.nv_forced = nv_forced;
+	gc.keys_only = 0;
 	if (in->selection == REACT_SEL_BEST) {
 		bs.gc = &gc;
 		bs.vs = vs;
@@ -1015,7 +1133,10 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 			if (mid > bs.evals_left)
 				bs.evals_left = mid;
 		}
-		if ((st = best_search(&bs, &G, &cur, &c)) != REACT_OK)
+		memset(&bs.memo, 0, sizeof bs.memo);
+		st = best_search(&bs, &G, &cur, &c);
+		free(bs.memo.tab);
+		if (st != REACT_OK)
 			goto fail;
 		nv = 0; /* skip the loop below */
 	}

@@ -327,6 +327,42 @@ react_status_t react_history_learn(const react_history_t *h, react_rates_t **out
 	return react_history_learn_deg(h, REACT_DEG_STEP, out);
 }
 
+static size_t pair_slot(uint64_t key, size_t cap)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & (cap - 1);
+}
+
+/* the pair (src, dst)'s index into z and zn, added (zeroed) when new; the
+ * table holds at most one pair per record, so it never fills */
+static size_t pair_add(react_rates_t *r, react_rank_t src, react_rank_t dst)
+{
+	uint64_t key = (uint64_t)src * (uint64_t)r->N + (uint64_t)dst + 1;
+	size_t i = pair_slot(key, r->pcap);
+	while (r->pkey[i]) {
+		if (r->pkey[i] == key)
+			return r->pidx[i];
+		i = (i + 1) & (r->pcap - 1);
+	}
+	r->pkey[i] = key;
+	r->pidx[i] = (uint32_t)r->npair;
+	r->z[r->npair] = 0;
+	r->zn[r->npair] = 0;
+	return r->npair++;
+}
+
+typedef struct {
+	uint64_t key;
+	size_t idx;
+} pair_ord_t;
+
+static int pair_ord_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const pair_ord_t *)a)->key, y = ((const pair_ord_t *)b)->key;
+	return (x > y) - (x < y);
+}
+
+static long pair_find(const react_rates_t *r, react_rank_t src, react_rank_t dst);
+
 react_status_t react_history_learn_deg(const react_history_t *h, int degrees,
                                        react_rates_t **out)
 {
@@ -358,10 +394,16 @@ react_status_t react_history_learn_deg(const react_history_t *h, int degrees,
 	r->keff_in = malloc((size_t)(maxk + 1) * sizeof *r->keff_in);
 	r->x = malloc(N * sizeof *r->x);
 	r->y = malloc(N * sizeof *r->y);
-	r->z = calloc(N * N, sizeof *r->z);
-	r->zn = calloc(N * N, sizeof *r->zn);
+	r->pcap = 16;
+	while (r->pcap < 2 * nrec)
+		r->pcap <<= 1;
+	r->z = malloc((nrec ? nrec : 1) * sizeof *r->z);
+	r->zn = malloc((nrec ? nrec : 1) * sizeof *r->zn);
+	r->pkey = calloc(r->pcap, sizeof *r->pkey);
+	r->pidx = malloc(r->pcap * sizeof *r->pidx);
 	tmp = malloc((nrec ? nrec : 1) * sizeof *tmp);
-	if (!r->keff || !r->keff_in || !r->x || !r->y || !r->z || !r->zn || !tmp) {
+	if (!r->keff || !r->keff_in || !r->x || !r->y || !r->z || !r->zn || !r->pkey || !r->pidx ||
+	    !tmp) {
 		free(tmp);
 		react_rates_destroy(r);
 		return REACT_ENOMEM;
@@ -457,28 +499,53 @@ react_status_t react_history_learn_deg(const react_history_t *h, int degrees,
 			double a = rec_share(r, q, 1) + r->x[q->src];
 			double b = rec_share(r, q, 0) + r->y[q->dst];
 			double e = q->u / r->c0 - (a > b ? a : b);
-			size_t k = (size_t)q->src * N + (size_t)q->dst;
+			size_t k = pair_add(r, q->src, q->dst);
 			r->z[k] += e > 0 ? e : 0;
 			r->zn[k]++;
 		}
 	}
 	{
 		/* a pair never seen gets the mean excess of the records (its path
-		 * is no better known than the typical one), not zero */
+		 * is no better known than the typical one), not zero; summed in
+		 * the order of the pairs' keys */
 		double zs = 0;
 		size_t zc = 0;
-		for (size_t k = 0; k < N * N; k++) {
+		pair_ord_t *ord = malloc((r->npair ? r->npair : 1) * sizeof *ord);
+		if (!ord) {
+			free(tmp);
+			react_rates_destroy(r);
+			return REACT_ENOMEM;
+		}
+		for (size_t i = 0, n = 0; i < r->pcap; i++)
+			if (r->pkey[i])
+				ord[n++] = (pair_ord_t){r->pkey[i], r->pidx[i]};
+		qsort(ord, r->npair, sizeof *ord, pair_ord_cmp);
+		for (size_t i = 0; i < r->npair; i++) {
+			size_t k = ord[i].idx;
 			zs += r->z[k];
 			zc += (size_t)r->zn[k];
 		}
+		free(ord);
 		r->zprior = zc ? zs / (double)zc : 0.0;
 	}
-	for (size_t k = 0; k < N * N; k++)
-		if (r->zn[k])
-			r->z[k] /= r->zn[k];
+	for (size_t k = 0; k < r->npair; k++)
+		r->z[k] /= r->zn[k];
 	free(tmp);
 	*out = r;
 	return REACT_OK;
+}
+
+/* the pair (src, dst)'s index into z and zn, or -1 when it has no record */
+static long pair_find(const react_rates_t *r, react_rank_t src, react_rank_t dst)
+{
+	uint64_t key = (uint64_t)src * (uint64_t)r->N + (uint64_t)dst + 1;
+	size_t i = pair_slot(key, r->pcap);
+	while (r->pkey[i]) {
+		if (r->pkey[i] == key)
+			return (long)r->pidx[i];
+		i = (i + 1) & (r->pcap - 1);
+	}
+	return -1;
 }
 
 double react_rates_share(const react_rates_t *r, int32_t k, int out)
@@ -497,8 +564,8 @@ double react_rates_flow(const react_rates_t *r, react_rank_t src, react_rank_t d
 {
 	double a = react_rates_share(r, kout, 1) + r->x[src];
 	double b = react_rates_share(r, kin, 0) + r->y[dst];
-	size_t k = (size_t)src * (size_t)r->N + (size_t)dst;
-	return r->c0 * ((a > b ? a : b) + (r->zn[k] ? r->z[k] : r->zprior));
+	long k = pair_find(r, src, dst);
+	return r->c0 * ((a > b ? a : b) + (k >= 0 ? r->z[k] : r->zprior));
 }
 
 double react_rates_flow_overlap(const react_rates_t *r, react_rank_t src, react_rank_t dst,
@@ -506,13 +573,19 @@ double react_rates_flow_overlap(const react_rates_t *r, react_rank_t src, react_
 {
 	double a = dout + r->x[src];
 	double b = din + r->y[dst];
-	size_t k = (size_t)src * (size_t)r->N + (size_t)dst;
-	return r->c0 * ((a > b ? a : b) + (r->zn[k] ? r->z[k] : r->zprior));
+	long k = pair_find(r, src, dst);
+	return r->c0 * ((a > b ? a : b) + (k >= 0 ? r->z[k] : r->zprior));
+}
+
+double react_rates_pair_excess(const react_rates_t *r, react_rank_t src, react_rank_t dst)
+{
+	long k = pair_find(r, src, dst);
+	return k >= 0 ? r->z[k] : r->zprior;
 }
 
 int react_rates_pair_seen(const react_rates_t *r, react_rank_t src, react_rank_t dst)
 {
-	return r->zn[(size_t)src * (size_t)r->N + (size_t)dst] > 0;
+	return pair_find(r, src, dst) >= 0;
 }
 
 void react_rates_destroy(react_rates_t *r)
@@ -525,5 +598,7 @@ void react_rates_destroy(react_rates_t *r)
 	free(r->y);
 	free(r->z);
 	free(r->zn);
+	free(r->pkey);
+	free(r->pidx);
 	free(r);
 }

@@ -159,11 +159,10 @@ void react_ovl_degrees(react_ovl_t *w, const react_pattern_t *p, const double *d
 void react_ovl_degrees_indexed(react_ovl_t *w, const react_pattern_t *p, const double *dur,
                                double *t0, double *dout, double *din)
 {
+	const size_t *pr, *po = react_pattern_pred_lists(p, &pr);
 	for (size_t f = 0; f < p->nflows; f++) {
-		const size_t *pr;
-		size_t np = react_pattern_preds(p, f, &pr);
 		double m = 0;
-		for (size_t i = 0; i < np; i++)
+		for (size_t i = po[f]; i < po[f + 1]; i++)
 			if (t0[pr[i]] + dur[pr[i]] > m)
 				m = t0[pr[i]] + dur[pr[i]];
 		t0[f] = m;

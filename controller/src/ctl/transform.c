@@ -158,7 +158,9 @@ int react_xform_viable(const react_pattern_t *p, const react_xform_t *x, react_s
 	react_step_t t0 = 0, t1;
 	if (!xform_ok(p, x) || x->x == x->y)
 		return 0;
-	t1 = p->nsteps;
+	/* a global swap exchanges the two ranks' degrees at every step: each
+	 * ends at most the larger of the two, always viable */
+	t1 = x->kind == REACT_XF_GLOBAL ? 0 : p->nsteps;
 	if (x->kind == REACT_XF_POSITION) {
 		t0 = x->step - 1 < 0 ? 0 : x->step - 1;
 		t1 = x->step + 1 < p->nsteps ? x->step + 1 : p->nsteps;
@@ -171,6 +173,14 @@ int react_xform_viable(const react_pattern_t *p, const react_xform_t *x, react_s
 				return 0;
 		}
 	if (lowers)
-		*lowers = vdeg(p, x, cong_step, cong_rank, 1) < vdeg(p, x, cong_step, cong_rank, 0);
+		*lowers = react_xform_lowers(p, x, cong_step, cong_rank);
 	return 1;
+}
+
+int react_xform_lowers(const react_pattern_t *p, const react_xform_t *x, react_step_t cong_step,
+                       react_rank_t cong_rank)
+{
+	if (!xform_ok(p, x) || x->x == x->y)
+		return 0;
+	return vdeg(p, x, cong_step, cong_rank, 1) < vdeg(p, x, cong_step, cong_rank, 0);
 }

@@ -808,6 +808,12 @@ size_t react_pattern_preds(const react_pattern_t *p, size_t f, const size_t **pr
 	return p->ix_->pred_off[f + 1] - p->ix_->pred_off[f];
 }
 
+const size_t *react_pattern_pred_lists(const react_pattern_t *p, const size_t **preds)
+{
+	*preds = p && p->ix_ ? p->ix_->preds : NULL;
+	return p && p->ix_ ? p->ix_->pred_off : NULL;
+}
+
 size_t react_pattern_succs(const react_pattern_t *p, size_t f, const size_t **succs)
 {
 	if (succs)
