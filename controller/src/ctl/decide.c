@@ -42,6 +42,7 @@
 #include "react/controller.h"
 #include "react/critpath.h"
 #include "overlap.h"
+#include "u64slot.h"
 #include "react/decide.h"
 
 typedef struct vtx {
@@ -206,8 +207,8 @@ static void overlap_times(patest_t *pe, const react_pattern_t *g, int e)
 		 * terms looked up once per candidate */
 		for (size_t k = 0; k < pe->nmv; k++) {
 			size_t f = pe->mv[k];
-			double a = pe->dout[f] + pe->mvx[k], b = pe->din[f] + pe->mvy[k];
-			pe->dur[f] = pe->mvb[k] * (c0 * ((a > b ? a : b) + pe->mvz[k]));
+			pe->dur[f] = pe->mvb[k] * react_rates_time(c0, pe->dout[f], pe->mvx[k], pe->din[f],
+			                                           pe->mvy[k], pe->mvz[k]);
 		}
 	}
 }
@@ -234,10 +235,11 @@ static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, doub
 			pe->mvx[k] = pe->rates->x[b->src];
 			pe->mvy[k] = pe->rates->y[b->dst];
 			pe->mvz[k] = react_rates_pair_excess(pe->rates, b->src, b->dst);
-			pe->model[f] = (double)b->bytes *
-			               react_rates_flow_overlap(pe->rates, b->src, b->dst,
-			                                        react_pattern_out_degree(g, b->step, b->src),
-			                                        react_pattern_in_degree(g, b->step, b->dst));
+			pe->model[f] = pe->mvb[k] *
+			               react_rates_time(pe->rates->c0,
+			                                react_pattern_out_degree(g, b->step, b->src), pe->mvx[k],
+			                                react_pattern_in_degree(g, b->step, b->dst), pe->mvy[k],
+			                                pe->mvz[k]);
 		} else
 			pe->model[f] = (double)b->bytes *
 			               react_rates_flow(pe->rates, b->src, b->dst,
@@ -480,13 +482,13 @@ static int rejected(const react_decide_in_t *in, const react_pattern_t *p)
  * search is the same.
  */
 typedef struct memo_ent {
-	uint64_t key;        /* 0: empty */
 	int semantic_ok;
 	double s, rank;
 } memo_ent_t;
 
 typedef struct memo {
-	memo_ent_t *tab;
+	uint64_t *keys;      /* cap slots (u64slot.h), 0: empty */
+	memo_ent_t *ents;    /* cap: the entry of the key in the same slot */
 	size_t cap, n;       /* cap: a power of two, at most half full */
 } memo_t;
 
@@ -502,33 +504,37 @@ static uint64_t memo_key(const react_pattern_t *g)
 	return h ? h : 1;
 }
 
-static memo_ent_t *memo_find(memo_t *m, uint64_t key)
+static const memo_ent_t *memo_find(const memo_t *m, uint64_t key)
 {
 	size_t i;
 	if (!m->cap)
 		return NULL;
-	for (i = (size_t)(key >> 20) & (m->cap - 1); m->tab[i].key; i = (i + 1) & (m->cap - 1))
-		if (m->tab[i].key == key)
-			return &m->tab[i];
-	return NULL;
+	i = react_u64_slot(m->keys, m->cap, key);
+	return m->keys[i] ? &m->ents[i] : NULL;
 }
 
-static react_status_t memo_put(memo_t *m, uint64_t key, int ok, double s, double rank)
+/* key must not be in m yet */
+static react_status_t memo_put(memo_t *m, uint64_t key, memo_ent_t e)
 {
 	size_t i;
 	if (2 * (m->n + 1) > m->cap) {
-		memo_t g = {calloc(m->cap ? 2 * m->cap : 1024, sizeof *g.tab), m->cap ? 2 * m->cap : 1024, 0};
-		if (!g.tab)
+		size_t cap = m->cap ? 2 * m->cap : 1024;
+		memo_t g = {calloc(cap, sizeof *g.keys), malloc(cap * sizeof *g.ents), cap, 0};
+		if (!g.keys || !g.ents) {
+			free(g.keys);
+			free(g.ents);
 			return REACT_ENOMEM;
+		}
 		for (size_t j = 0; j < m->cap; j++)
-			if (m->tab[j].key)
-				memo_put(&g, m->tab[j].key, m->tab[j].semantic_ok, m->tab[j].s, m->tab[j].rank);
-		free(m->tab);
+			if (m->keys[j])
+				memo_put(&g, m->keys[j], m->ents[j]); /* g has room: no failure */
+		free(m->keys);
+		free(m->ents);
 		*m = g;
 	}
-	for (i = (size_t)(key >> 20) & (m->cap - 1); m->tab[i].key; i = (i + 1) & (m->cap - 1))
-		;
-	m->tab[i] = (memo_ent_t){key, ok, s, rank};
+	i = react_u64_slot(m->keys, m->cap, key);
+	m->keys[i] = key;
+	m->ents[i] = e;
 	m->n++;
 	return REACT_OK;
 }
@@ -684,7 +690,8 @@ static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double 
 				 * closer: the beam ranks such a swap above one that
 				 * changes nothing */
 				rk = cst == REACT_OK ? sc + (b->pt ? 0.01 * b->pt->aux : 0.0) : 0.0;
-				if ((st = memo_put(&b->memo, key, cst == REACT_OK, sc, rk)) != REACT_OK)
+				if ((st = memo_put(&b->memo, key, (memo_ent_t){cst == REACT_OK, sc, rk})) !=
+				    REACT_OK)
 					goto fail;
 				if (cst == REACT_ESEMANTIC)
 					continue; /* not a semantically viable swap */
@@ -1135,7 +1142,8 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 		}
 		memset(&bs.memo, 0, sizeof bs.memo);
 		st = best_search(&bs, &G, &cur, &c);
-		free(bs.memo.tab);
+		free(bs.memo.keys);
+		free(bs.memo.ents);
 		if (st != REACT_OK)
 			goto fail;
 		nv = 0; /* skip the loop below */

@@ -10,6 +10,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "overlap.h"
+#include "u64slot.h"
 #include "react/decide.h"
 
 typedef struct hrec {
@@ -327,27 +328,31 @@ react_status_t react_history_learn(const react_history_t *h, react_rates_t **out
 	return react_history_learn_deg(h, REACT_DEG_STEP, out);
 }
 
-static size_t pair_slot(uint64_t key, size_t cap)
+static uint64_t pair_key(const react_rates_t *r, react_rank_t src, react_rank_t dst)
 {
-	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & (cap - 1);
+	return (uint64_t)src * (uint64_t)r->N + (uint64_t)dst + 1;
 }
 
 /* the pair (src, dst)'s index into z and zn, added (zeroed) when new; the
  * table holds at most one pair per record, so it never fills */
 static size_t pair_add(react_rates_t *r, react_rank_t src, react_rank_t dst)
 {
-	uint64_t key = (uint64_t)src * (uint64_t)r->N + (uint64_t)dst + 1;
-	size_t i = pair_slot(key, r->pcap);
-	while (r->pkey[i]) {
-		if (r->pkey[i] == key)
-			return r->pidx[i];
-		i = (i + 1) & (r->pcap - 1);
-	}
+	uint64_t key = pair_key(r, src, dst);
+	size_t i = react_u64_slot(r->pkey, r->pcap, key);
+	if (r->pkey[i])
+		return r->pidx[i];
 	r->pkey[i] = key;
 	r->pidx[i] = (uint32_t)r->npair;
 	r->z[r->npair] = 0;
 	r->zn[r->npair] = 0;
 	return r->npair++;
+}
+
+/* the pair (src, dst)'s index into z and zn, or -1 when it has no record */
+static long pair_find(const react_rates_t *r, react_rank_t src, react_rank_t dst)
+{
+	size_t i = react_u64_slot(r->pkey, r->pcap, pair_key(r, src, dst));
+	return r->pkey[i] ? (long)r->pidx[i] : -1;
 }
 
 typedef struct {
@@ -360,8 +365,6 @@ static int pair_ord_cmp(const void *a, const void *b)
 	uint64_t x = ((const pair_ord_t *)a)->key, y = ((const pair_ord_t *)b)->key;
 	return (x > y) - (x < y);
 }
-
-static long pair_find(const react_rates_t *r, react_rank_t src, react_rank_t dst);
 
 react_status_t react_history_learn_deg(const react_history_t *h, int degrees,
                                        react_rates_t **out)
@@ -535,19 +538,6 @@ react_status_t react_history_learn_deg(const react_history_t *h, int degrees,
 	return REACT_OK;
 }
 
-/* the pair (src, dst)'s index into z and zn, or -1 when it has no record */
-static long pair_find(const react_rates_t *r, react_rank_t src, react_rank_t dst)
-{
-	uint64_t key = (uint64_t)src * (uint64_t)r->N + (uint64_t)dst + 1;
-	size_t i = pair_slot(key, r->pcap);
-	while (r->pkey[i]) {
-		if (r->pkey[i] == key)
-			return (long)r->pidx[i];
-		i = (i + 1) & (r->pcap - 1);
-	}
-	return -1;
-}
-
 double react_rates_share(const react_rates_t *r, int32_t k, int out)
 {
 	const double *ke = out ? r->keff : r->keff_in;
@@ -562,19 +552,16 @@ double react_rates_share(const react_rates_t *r, int32_t k, int out)
 double react_rates_flow(const react_rates_t *r, react_rank_t src, react_rank_t dst, int32_t kout,
                         int32_t kin)
 {
-	double a = react_rates_share(r, kout, 1) + r->x[src];
-	double b = react_rates_share(r, kin, 0) + r->y[dst];
-	long k = pair_find(r, src, dst);
-	return r->c0 * ((a > b ? a : b) + (k >= 0 ? r->z[k] : r->zprior));
+	return react_rates_time(r->c0, react_rates_share(r, kout, 1), r->x[src],
+	                        react_rates_share(r, kin, 0), r->y[dst],
+	                        react_rates_pair_excess(r, src, dst));
 }
 
 double react_rates_flow_overlap(const react_rates_t *r, react_rank_t src, react_rank_t dst,
                                 double dout, double din)
 {
-	double a = dout + r->x[src];
-	double b = din + r->y[dst];
-	long k = pair_find(r, src, dst);
-	return r->c0 * ((a > b ? a : b) + (k >= 0 ? r->z[k] : r->zprior));
+	return react_rates_time(r->c0, dout, r->x[src], din, r->y[dst],
+	                        react_rates_pair_excess(r, src, dst));
 }
 
 double react_rates_pair_excess(const react_rates_t *r, react_rank_t src, react_rank_t dst)

@@ -50,4 +50,17 @@ void react_ovl_only(react_ovl_t *w, const react_pattern_t *p, const unsigned cha
 void react_ovl_degrees_indexed(react_ovl_t *w, const react_pattern_t *p, const double *dur,
                                double *t0, double *dout, double *din);
 
+/* The learned rates' time per byte of a flow whose sender shares its
+ * link dout ways and receiver din ways (step shares or overlap degrees),
+ * from the fastest time per byte c0, the sender's and receiver's loads x
+ * and y and the pair's excess z: react_rates_flow's and
+ * react_rates_flow_overlap's arithmetic, for callers too that looked the
+ * terms up once. */
+static inline double react_rates_time(double c0, double dout, double x, double din, double y,
+                                      double z)
+{
+	double a = dout + x, b = din + y;
+	return c0 * ((a > b ? a : b) + z);
+}
+
 #endif
