@@ -29,6 +29,9 @@ typedef struct net {
 	                        * time_scale_changed x (1 + this) on odd epochs,
 	                        * (1 - this) on even ones */
 	double noise;        /* each FCT x (1 + noise x u), u uniform in [-1, 1] per (epoch, flow) */
+	double by_pattern;   /* != 0: epoch times of patterns != initial x (1 + this x u),
+	                      * u uniform in [-1, 1] drawn from the pattern's hash and salt */
+	uint64_t salt;
 	const react_pattern_t *initial;
 } net_t;
 
@@ -61,6 +64,11 @@ static void net_run(const net_t *n, const react_pattern_t *p, int64_t e, double 
 			*T *= 1.0 + (e % 2 ? 1 : -1) * n->wobble_changed;
 		}
 		*T *= n->time_scale_changed;
+	}
+	if (n->by_pattern != 0 && !react_pattern_equal(p, n->initial)) {
+		uint64_t x = (react_pattern_hash(p) ^ n->salt) * 0x9E3779B97F4A7C15ULL;
+		x ^= x >> 29;
+		*T *= 1.0 + n->by_pattern * ((double)(x >> 11) / 9007199254740992.0 * 2.0 - 1.0);
 	}
 }
 
@@ -906,4 +914,94 @@ Test(loop, a_failure_on_pairs_never_measured_is_free_once)
 	cr_assert_eq(con, coff, "%d changes with explore_free 1, %d with 0", con, coff);
 	free(on);
 	free(off);
+}
+
+/* keep_resets: all flows into rank 1 of an 8-rank ring run 3 x slower on
+ * every third epoch (erratic congestion, no flow steadily congested) with
+ * 10 % noise on every FCT, and each changed pattern runs up to 15 %
+ * faster or slower than the job's own (drawn from its hash and a salt),
+ * at a bar low enough (epsilon 0.002) that the estimate passes many
+ * changes: some are kept, some reverted.  With keep_resets steady a keep
+ * leaves the failed rounds before it counted, so the bar stays raised
+ * and E_max comes sooner; with any, every keep restarts the count. */
+static char *rank1_log(int keep_resets, int erratic, uint64_t salt, int *nchg)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n = {0};
+	int nrev;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *log = open_memstream(&buf, &len);
+	loop_params(&prm);
+	prm.keep_resets = keep_resets;
+	prm.epsilon = 0.002;
+	cr_assert_eq(react_gen_ring_allreduce(8, 8 << 20, &g), REACT_OK);
+	n.N = 8;
+	n.noise = 0.1;
+	n.slow = slow_into(8, 1, 3.0);
+	n.erratic = erratic;
+	n.by_pattern = 0.15;
+	n.salt = salt;
+	n.initial = g;
+	react_ctl_destroy(drive(g, &prm, &n, 300, log, &nrev, nchg));
+	fclose(log);
+	free(n.slow);
+	react_pattern_destroy(g);
+	return buf;
+}
+
+Test(loop, a_keep_under_erratic_congestion_alone_keeps_the_failed_rounds,
+     .timeout = 60 * REACT_TEST_TIME_SCALE)
+{
+	int csteady = 0, cany = 0, counted = 0, fewer = 0;
+	react_params_t prm;
+	react_params_default(&prm);
+	cr_assert_eq(prm.keep_resets, REACT_KEEP_RESETS_STEADY);
+	for (uint64_t salt = 0; salt < 8; salt++) {
+		int a, b;
+		char *st = rank1_log(REACT_KEEP_RESETS_STEADY, 1, salt, &a);
+		char *an = rank1_log(REACT_KEEP_RESETS_ANY, 1, salt, &b);
+		const char *k = strstr(st, "failed rounds still count (keep_resets)");
+		cr_assert_null(strstr(an, "still count"), "salt %d", (int)salt);
+		cr_assert_leq(a, b, "salt %d: %d changes with keep_resets steady, %d with any", (int)salt,
+		              a, b);
+		if (k) {
+			/* the line is a keep's, and the two runs agree up to it */
+			const char *line = k;
+			while (line > st && line[-1] != '\n')
+				line--;
+			const char *kt = strstr(line, "\"kept\":true");
+			cr_assert(kt && kt < k && !memchr(line, '\n', (size_t)(kt - line)), "%.400s", line);
+			cr_assert_eq(strncmp(st, an, (size_t)(line - st)), 0, "salt %d", (int)salt);
+			counted++;
+		}
+		fewer += a < b;
+		csteady += a;
+		cany += b;
+		free(st);
+		free(an);
+	}
+	cr_assert_geq(counted, 4, "a keep kept the count in %d of 8 runs", counted);
+	cr_assert_geq(fewer, 3, "fewer changes in %d of 8 runs (%d against %d)", fewer, csteady, cany);
+	cr_assert_lt(csteady, cany);
+}
+
+/* Where some flow is steadily congested every keep restarts the count:
+ * the runs above with rank 1 slow on every epoch give the same decisions
+ * under keep_resets steady and any, keeps after failed rounds included. */
+Test(loop, keep_resets_leaves_steady_congestion_alone, .timeout = 60 * REACT_TEST_TIME_SCALE)
+{
+	int after_failure = 0;
+	for (uint64_t salt = 0; salt < 4; salt++) {
+		int a, b;
+		char *st = rank1_log(REACT_KEEP_RESETS_STEADY, 0, salt, &a);
+		char *an = rank1_log(REACT_KEEP_RESETS_ANY, 0, salt, &b);
+		const char *rv = strstr(st, "\"action\":\"revert\"");
+		cr_assert_str_eq(st, an, "salt %d", (int)salt);
+		after_failure += rv && strstr(rv, "\"kept\":true");
+		free(st);
+		free(an);
+	}
+	cr_assert_geq(after_failure, 2, "a keep after a failed round in %d of 4 runs", after_failure);
 }

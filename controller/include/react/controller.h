@@ -74,6 +74,8 @@ typedef struct react_params {
 	                      * flows on pairs the history never measured, searched under
 	                      * steady congestion (1; paper 0) */
 	int search_backoff;  /* REACT_BACKOFF_*: searches after a fruitless one */
+	int keep_resets;     /* REACT_KEEP_RESETS_*: which kept changes restart the count
+	                      * of failed rounds (steady; paper any) */
 	int beam;            /* selection best: patterns kept per depth of the beam
 	                      * search (16) */
 	double shift;        /* a base batch whose mean moved by more than this fraction
@@ -98,6 +100,11 @@ enum { REACT_PROFILE_DEFAULT = 0, REACT_PROFILE_PAPER = 1 };
  * base that finds nothing is followed by 1, 2, 4, ... batches without one,
  * until the base changes or new steady congestion appears */
 enum { REACT_BACKOFF_OFF = 0, REACT_BACKOFF_DOUBLING = 1 };
+/* any: every kept change restarts the count of failed rounds (E_max, the
+ * escalated bar; 5.4.2); steady: only a change searched while some flow
+ * was steadily congested (or the job's own pattern tried again), a keep
+ * of one searched under erratic congestion alone leaves the count */
+enum { REACT_KEEP_RESETS_ANY = 0, REACT_KEEP_RESETS_STEADY = 1 };
 /* paper: the B + 1 old critical paths re-timed (5.4.1, footnote 5);
  * pattern: the whole candidate pattern re-timed from learned rates */
 enum { REACT_EST_PAPER = 0, REACT_EST_PATTERN = 1, REACT_EST_OVERLAP = 2 };

@@ -28,7 +28,10 @@
  * one (with no congested vertex it tries the vertices of the batch-mean
  * critical path); each forced round that ends in a revert doubles the wait
  * before the next, so a settled job is left alone.  A kept change restarts
- * exploration.
+ * exploration; with keep_resets steady, one searched while no flow was
+ * steadily congested (erratic congestion alone: a keep decided on a noisy
+ * sample) keeps the count of failed rounds, and with it E_max's progress
+ * and the escalated bar.
  * A_max: at most A_max patterns are tried from one base; then that base is
  * kept (only forced rounds try it again).
  * escalation: each failed round since the last kept change raises the
@@ -137,6 +140,8 @@ struct react_ctl {
 	int bar_rounds;                  /* the failed rounds the last escalated bar counted */
 	int test_explores;               /* G1 runs flows on pairs the history never measured,
 	                                  * and was searched under steady congestion */
+	int test_steady;                 /* G1 was searched while some flow was steadily
+	                                  * congested, or is the job's own pattern again */
 	int idle_wait, idle_left;        /* search_backoff: batches without a search */
 	unsigned char *seen;             /* flows found congested since the backoff began */
 
@@ -571,11 +576,13 @@ static react_status_t put_under_test(react_ctl_t *c, react_pattern_t *g, double 
 	c->test_est_gain = est_gain;
 	c->test_forced = forced;
 	c->test_explores = 0;
-	if (!is_return && c->hist) {
+	c->test_steady = 1;
+	if (!is_return) {
 		int steady = 0;
 		for (size_t f = 0; f < c->F && !steady; f++)
 			steady = c->cong[f] == REACT_CONG_STEADY;
-		for (size_t i = 0; steady && i < g->nflows && !c->test_explores; i++)
+		c->test_steady = steady;
+		for (size_t i = 0; c->hist && steady && i < g->nflows && !c->test_explores; i++)
 			c->test_explores = g->flows[i].src != g->flows[i].dst &&
 			                   !react_history_pair(c->hist, g->flows[i].src, g->flows[i].dst, NULL);
 	}
@@ -759,7 +766,18 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			kept = 1;
 			snprintf(why, sizeof why, "%s", jwhy);
 			note_observed(c, c->test, gsl_stats_mean(c->test_times, 1, (size_t)c->test_n));
+			/* keep_resets steady: a change searched under erratic
+			 * congestion alone (ECMP collisions, per-epoch path draws)
+			 * was kept on a noisy sample; the searches after it keep the
+			 * bar the failed rounds before it had raised */
+			int failed = c->failed_rounds;
 			explore_from(c, c->test);
+			if (c->p.keep_resets == REACT_KEEP_RESETS_STEADY && !c->test_steady && failed > 0) {
+				c->failed_rounds = failed;
+				snprintf(why + strlen(why), sizeof why - strlen(why),
+				         "; searched with no flow steadily congested: its %d failed rounds "
+				         "still count (keep_resets)", failed);
+			}
 			/* the new base's sample: its test batches but the last, which
 			 * store_base_batch adds below */
 			c->npool = 0;

@@ -36,6 +36,7 @@ static const char *const selection_names[] = {"first", "best", NULL};
 static const char *const pruning_names[] = {"degree", "estimate", NULL};
 static const char *const backoff_names[] = {"off", "doubling", NULL};
 static const char *const shift_hist_names[] = {"keep", "forget", NULL};
+static const char *const keep_resets_names[] = {"any", "steady", NULL};
 
 #define OFF(f) offsetof(react_params_t, f)
 
@@ -86,8 +87,8 @@ static const pdesc_t params_table[] = {
 	 * results/bench/decisions.txt); profile=paper restores the literal ones. */
 	{"profile", "-", "-", P_ENUM, OFF(profile), REACT_PROFILE_DEFAULT, 0, 1,
 	 "default | paper: sets estimator, keep_rule, selection, pruning, K_max, epsilon, "
-	 "escalation, explore_free, search_backoff, shift, shift_history, return_after, H, "
-	 "critical_slack, undecided at once",
+	 "escalation, explore_free, search_backoff, keep_resets, shift, shift_history, "
+	 "return_after, H, critical_slack, undecided at once",
 	 profile_names},
 	{"estimator", "-", "-", P_ENUM, OFF(estimator), REACT_EST_OVERLAP, 0, 2,
 	 "paper (old critical paths) | pattern (whole pattern from learned rates, step degrees) | "
@@ -144,6 +145,17 @@ static const pdesc_t params_table[] = {
 	{"search_backoff", "-", "-", P_ENUM, OFF(search_backoff), REACT_BACKOFF_DOUBLING, 0, 1,
 	 "off (every congested batch searches) | doubling (after a fruitless search from a base, "
 	 "1, 2, 4, ... batches without one; new steady congestion ends it)", backoff_names},
+	/* steady: fig5b at p = 0 (the job's own flows collide on ECMP paths
+	 * drawn every epoch), 200 seeds, reverted epochs 15.6 / 19.4 -> 11.4 /
+	 * 12.5 %, late changes per 100 epochs 3.8 / 4.7 -> 2.7 / 3.3, gain
+	 * -0.3 points; fig8 and fig6 within +-0.02 points with fewer reverted
+	 * epochs; every steadily congested set identical (docs/controller.md,
+	 * "No external flow") */
+	{"keep_resets", "-", "-", P_ENUM, OFF(keep_resets), REACT_KEEP_RESETS_STEADY, 0, 1,
+	 "any (every kept change restarts the count of failed rounds, 5.4.2) | steady (only a "
+	 "change searched while some flow was steadily congested, or the job's own pattern "
+	 "tried again)",
+	 keep_resets_names},
 	/* 16: decision benchmark, captured fig5a / fig12 / fig5b / fig8 0.78 /
 	 * 0.71 / 0.74 / 0.78 at 4 -> 0.85 / 0.72 / 0.75 / 0.72, held out 0.77 /
 	 * 0.78 / 0.81 / 0.35 -> 0.79 / 0.84 / 0.82 / 0.31 (8 and 32 between;
@@ -241,6 +253,7 @@ static const char *const profile_paper[] = {"estimator", "paper", "keep_rule", "
                                             "selection", "first", "pruning", "degree",
                                             "max_accepted", "4", "escalation", "0",
                                             "explore_free", "0", "search_backoff", "off",
+                                            "keep_resets", "any",
                                             "epsilon", "0.05", "shift", "0",
                                             "shift_history", "keep", "return_after", "0",
                                             "history_epochs", "60", "critical_slack", "0",
@@ -249,6 +262,7 @@ static const char *const profile_default[] = {"estimator", "overlap", "keep_rule
                                               "selection", "best", "pruning", "estimate",
                                               "max_accepted", "8", "escalation", "2",
                                               "explore_free", "1", "search_backoff", "doubling",
+                                              "keep_resets", "steady",
                                               "epsilon", "0.03",
                                               "shift", "0.15", "shift_history", "forget",
                                               "return_after", "3", "history_epochs", "120",
