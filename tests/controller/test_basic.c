@@ -86,7 +86,8 @@ Test(params, profiles_set_every_reading)
 	    {"pruning", "degree"},  {"max_accepted", "4"},  {"escalation", "0"},
 	    {"explore_free", "0"},  {"keep_resets", "any"},
 	    {"epsilon", "0.050000000000000003"}, {"search_backoff", "off"}, {"shift", "0"},
-	    {"shift_history", "keep"}, {"return_after", "0"}, {"history_epochs", "60"},
+	    {"shift_history", "keep"}, {"shift_test", "mean"}, {"return_after", "0"},
+	    {"history_epochs", "60"},
 	    {"critical_slack", "0"}, {"undecided", "revert"}, {"profile", "paper"}};
 	react_params_t p, d;
 	char why[512], got[64], want[64];
@@ -102,6 +103,7 @@ Test(params, profiles_set_every_reading)
 	cr_assert_float_eq(p.escalation, 0.0, 0.0);
 	cr_assert_eq(d.explore_free, 1);
 	cr_assert_eq(d.keep_resets, REACT_KEEP_RESETS_STEADY);
+	cr_assert_eq(d.shift_test, REACT_SHIFT_TEST_RANGE);
 	cr_assert_eq(react_params_set(&p, "profile", "default", why, sizeof why), REACT_OK, "%s", why);
 	for (size_t i = 0; i < sizeof paper / sizeof paper[0]; i++) {
 		cr_assert_eq(react_params_get(&p, paper[i][0], got, sizeof got), REACT_OK);

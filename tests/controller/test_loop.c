@@ -32,6 +32,9 @@ typedef struct net {
 	double by_pattern;   /* != 0: epoch times of patterns != initial x (1 + this x u),
 	                      * u uniform in [-1, 1] drawn from the pattern's hash and salt */
 	uint64_t salt;
+	double every_third;  /* != 0: every FCT x this on epochs e % 3 == 0 (the job's own
+	                      * collisions on some ECMP draws), but in [lucky_from, lucky_to) */
+	int64_t lucky_from, lucky_to;
 	const react_pattern_t *initial;
 } net_t;
 
@@ -50,6 +53,8 @@ static void net_run(const net_t *n, const react_pattern_t *p, int64_t e, double 
 			x ^= x >> 29;
 			m *= 1.0 + n->noise * ((double)(x >> 11) / 9007199254740992.0 * 2.0 - 1.0);
 		}
+		if (n->every_third != 0 && e % 3 == 0 && !(e >= n->lucky_from && e < n->lucky_to))
+			m *= n->every_third;
 		fct[f] = ALPHA + (double)fl->bytes * BETA * react_pattern_flow_degree(p, f) * m;
 	}
 	cr_assert_eq(react_critpath(p, fct, path, &len, T), REACT_OK);
@@ -1004,4 +1009,42 @@ Test(loop, keep_resets_leaves_steady_congestion_alone, .timeout = 60 * REACT_TES
 		free(an);
 	}
 	cr_assert_geq(after_failure, 2, "a keep after a failed round in %d of 4 runs", after_failure);
+}
+
+/* shift_test: the job's own flows run twice as long on every third epoch
+ * (collisions on some ECMP draws), so the base's sample spans the floor
+ * and the collided level; epochs 36..41 all draw collision-free paths.
+ * That batch's mean is 25 % below the sample's, significantly: under
+ * shift_test mean a shift, under range (the default) the sample's own
+ * spread, no shift.  The network never changes. */
+static int lucky_batch_shifts(int shift_test, int lucky)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n = {0};
+	int nrev, nchg;
+	react_ctl_stats_t st;
+	react_ctl_t *c;
+	loop_params(&prm);
+	prm.shift_test = shift_test;
+	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &g), REACT_OK);
+	n.N = 16;
+	n.every_third = 2.0;
+	n.lucky_from = lucky ? 36 : 0;
+	n.lucky_to = lucky ? 42 : 0;
+	c = drive(g, &prm, &n, 120, NULL, &nrev, &nchg);
+	react_ctl_stats(c, &st);
+	react_ctl_destroy(c);
+	react_pattern_destroy(g);
+	return (int)st.shifts;
+}
+
+Test(loop, a_lucky_batch_inside_the_samples_range_is_no_shift)
+{
+	react_params_t prm;
+	react_params_default(&prm);
+	cr_assert_eq(prm.shift_test, REACT_SHIFT_TEST_RANGE);
+	cr_assert_eq(lucky_batch_shifts(REACT_SHIFT_TEST_MEAN, 0), 0, "no lucky batch, no shift");
+	cr_assert_geq(lucky_batch_shifts(REACT_SHIFT_TEST_MEAN, 1), 1, "mean: the lucky batch is a shift");
+	cr_assert_eq(lucky_batch_shifts(REACT_SHIFT_TEST_RANGE, 1), 0, "range: inside the sample's spread");
 }

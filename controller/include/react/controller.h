@@ -82,6 +82,7 @@ typedef struct react_params {
 	                      * from the base's sample (and significantly) marks a change
 	                      * of the network: the loop starts afresh (0: off; paper 0) */
 	int shift_history;   /* REACT_SHIFT_HIST_*: what a shift does to the FCT history */
+	int shift_test;      /* REACT_SHIFT_TEST_*: what else a shift needs (range) */
 	double critical_slack; /* steadily congested vertices on any flow chain within
 	                      * this fraction of a critical path's length are candidates
 	                      * too, after those on the critical paths (0.02; paper 0) */
@@ -94,6 +95,11 @@ typedef struct react_params {
 /* keep: the FCT history stays (it ages out after H epochs);
  * forget: only the epochs after the shift stay */
 enum { REACT_SHIFT_HIST_KEEP = 0, REACT_SHIFT_HIST_FORGET = 1 };
+/* mean: a batch whose mean is more than `shift` from the base's sample's
+ * mean (significantly) marks a change of the network; range: its mean
+ * must also lie outside the sample's range (below its fastest epoch or
+ * above its slowest) */
+enum { REACT_SHIFT_TEST_MEAN = 0, REACT_SHIFT_TEST_RANGE = 1 };
 
 enum { REACT_PROFILE_DEFAULT = 0, REACT_PROFILE_PAPER = 1 };
 /* off: every congested batch searches (5.4.2); doubling: a search from a
@@ -144,7 +150,7 @@ int react_params_describe(size_t i, const char **name, const char **symbol, cons
  * 'e' a name (enum); 0 past the end. */
 char react_params_type(size_t i);
 /* Upper bound of react_params_count(), for static tables of callers. */
-#define REACT_PARAMS_MAX 64
+#define REACT_PARAMS_MAX 96
 
 typedef struct react_ctl react_ctl_t;
 

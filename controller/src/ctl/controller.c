@@ -81,6 +81,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "react/check.h"
@@ -113,6 +114,7 @@ struct react_ctl {
 	int base_n;
 	double *pool;                    /* G0's epoch times since it became the base,
 	                                  * the last H at most (the welch rule's sample) */
+	double *sorted;                  /* scratch of the pool's size */
 	int npool;
 	const react_pattern_t *test;     /* G1 under test, or NULL */
 	double *test_times;              /* G1's epoch times over its batches */
@@ -220,14 +222,16 @@ react_status_t react_ctl_create(const react_pattern_t *initial, const react_para
 	c->seen = calloc(c->F ? c->F : 1, 1);
 	c->base_fct = malloc((size_t)B * (c->F ? c->F : 1) * sizeof *c->base_fct);
 	c->base_times = malloc((size_t)B * sizeof *c->base_times);
-	c->pool = malloc((size_t)(params->history_epochs > B * (params->extensions + 1)
-	                              ? params->history_epochs
-	                              : B * (params->extensions + 1)) * sizeof *c->pool);
+	size_t npool = (size_t)(params->history_epochs > B * (params->extensions + 1)
+	                            ? params->history_epochs
+	                            : B * (params->extensions + 1));
+	c->pool = malloc(npool * sizeof *c->pool);
+	c->sorted = malloc(npool * sizeof *c->sorted);
 	c->test_times = malloc((size_t)B * (size_t)(params->extensions + 1) * sizeof *c->test_times);
 	c->force_after = params->explore_rounds;
 	c->free_left = params->explore_free;
 	if (!c->rng || !c->bfct || !c->btime || !c->cong || !c->seen || !c->base_fct || !c->base_times || !c->pool ||
-	    !c->test_times) {
+	    !c->sorted || !c->test_times) {
 		st = REACT_ENOMEM;
 		goto fail;
 	}
@@ -264,6 +268,7 @@ void react_ctl_destroy(react_ctl_t *c)
 	free(c->base_fct);
 	free(c->base_times);
 	free(c->pool);
+	free(c->sorted);
 	free(c->test_times);
 	react_equiv_destroy(c->equiv);
 	react_history_destroy(c->hist);
@@ -422,7 +427,7 @@ static int beyond_shift(const react_ctl_t *c, const double *x, int n, double *p0
  * sample).  Returns the first epoch of the batch on the new level (the
  * first nearer the batch's mean than the pool's, or the first of those last
  * epochs), or -1 when nothing changed. */
-static int shift_point(const react_ctl_t *c, double *from, double *to)
+static int shift_point_mean(const react_ctl_t *c, double *from, double *to)
 {
 	int B = c->p.batch_epochs;
 	double p0, m;
@@ -458,6 +463,31 @@ static int shift_point(const react_ctl_t *c, double *from, double *to)
 		}
 	*to = m;
 	return 0;
+}
+
+/* The shift rule: shift_point_mean, and with shift_test range a new level
+ * outside the base's sample's range. */
+#define SHIFT_RANGE_TAIL 0.1
+static int shift_point(react_ctl_t *c, double *from, double *to)
+{
+	int j = shift_point_mean(c, from, to);
+	/* shift_test range: a new level inside the range of the base's own
+	 * epochs is the sample's spread (a batch of lucky ECMP draws at the
+	 * floor), not a change of the network.  The range leaves out the
+	 * sample's SHIFT_RANGE_TAIL fastest and slowest epochs: the first
+	 * epochs of a change that the batch before did not show as one (fewer
+	 * than half of it) are already in the sample */
+	if (j >= 0 && c->p.shift_test == REACT_SHIFT_TEST_RANGE) {
+		double lo, hi;
+		memcpy(c->sorted, c->pool, (size_t)c->npool * sizeof *c->pool);
+		gsl_sort(c->sorted, 1, (size_t)c->npool);
+		lo = gsl_stats_quantile_from_sorted_data(c->sorted, 1, (size_t)c->npool, SHIFT_RANGE_TAIL);
+		hi = gsl_stats_quantile_from_sorted_data(c->sorted, 1, (size_t)c->npool,
+		                                         1.0 - SHIFT_RANGE_TAIL);
+		if (*to >= lo && *to <= hi)
+			return -1;
+	}
+	return j;
 }
 
 /* A reverted G1 whose batches ran slower than the base's sample by the

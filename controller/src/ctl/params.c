@@ -37,6 +37,7 @@ static const char *const pruning_names[] = {"degree", "estimate", NULL};
 static const char *const backoff_names[] = {"off", "doubling", NULL};
 static const char *const shift_hist_names[] = {"keep", "forget", NULL};
 static const char *const keep_resets_names[] = {"any", "steady", NULL};
+static const char *const shift_test_names[] = {"mean", "range", NULL};
 
 #define OFF(f) offsetof(react_params_t, f)
 
@@ -88,7 +89,7 @@ static const pdesc_t params_table[] = {
 	{"profile", "-", "-", P_ENUM, OFF(profile), REACT_PROFILE_DEFAULT, 0, 1,
 	 "default | paper: sets estimator, keep_rule, selection, pruning, K_max, epsilon, "
 	 "escalation, explore_free, search_backoff, keep_resets, shift, shift_history, "
-	 "return_after, H, critical_slack, undecided at once",
+	 "shift_test, return_after, H, critical_slack, undecided at once",
 	 profile_names},
 	{"estimator", "-", "-", P_ENUM, OFF(estimator), REACT_EST_OVERLAP, 0, 2,
 	 "paper (old critical paths) | pattern (whole pattern from learned rates, step degrees) | "
@@ -185,6 +186,17 @@ static const pdesc_t params_table[] = {
 	{"shift_history", "-", "-", P_ENUM, OFF(shift_history), REACT_SHIFT_HIST_FORGET, 0, 1,
 	 "keep | forget: on a shift, the FCT history before it is kept (ages out after H) or "
 	 "dropped", shift_hist_names},
+	/* range: fig5b at p = 0 (epoch times spread 15-20 % by the job's own
+	 * ECMP collisions; a batch of collision-free draws runs at the floor),
+	 * paired against mean, seeds 1-100 / 101-200: reverted epochs 11.4 /
+	 * 12.5 -> 10.5 / 11.0 %, late changes per 100 epochs 2.66 / 3.32 ->
+	 * 2.06 / 2.62, gain +0.06 / +0.10 points; fig5a-onset, the moving sets,
+	 * fig5a, fig5b, fig12, fig8, fig6 and ring / rhd AllReduce within 0.02
+	 * points (docs/controller.md, "False shifts at p = 0") */
+	{"shift_test", "-", "-", P_ENUM, OFF(shift_test), REACT_SHIFT_TEST_RANGE, 0, 1,
+	 "mean (a base batch's mean beyond `shift` of the sample's, significantly, is a shift) | "
+	 "range (its mean must also lie outside the range of the sample's epochs)",
+	 shift_test_names},
 	/* 3: moving.sh release (congestion that ends at epoch ~35, 60 runs)
 	 * mean +0.23 % worst -4.4 % at 0 -> +0.46 %, worst -0.04 %; the
 	 * decision benchmark's stationary sets identical in-sample and on the
@@ -255,7 +267,8 @@ static const char *const profile_paper[] = {"estimator", "paper", "keep_rule", "
                                             "explore_free", "0", "search_backoff", "off",
                                             "keep_resets", "any",
                                             "epsilon", "0.05", "shift", "0",
-                                            "shift_history", "keep", "return_after", "0",
+                                            "shift_history", "keep", "shift_test", "mean",
+                                            "return_after", "0",
                                             "history_epochs", "60", "critical_slack", "0",
                                             "undecided", "revert", NULL};
 static const char *const profile_default[] = {"estimator", "overlap", "keep_rule", "welch",
@@ -265,6 +278,7 @@ static const char *const profile_default[] = {"estimator", "overlap", "keep_rule
                                               "keep_resets", "steady",
                                               "epsilon", "0.03",
                                               "shift", "0.15", "shift_history", "forget",
+                                              "shift_test", "range",
                                               "return_after", "3", "history_epochs", "120",
                                               "critical_slack", "0.02", "undecided", "mean", NULL};
 
