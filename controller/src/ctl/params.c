@@ -149,9 +149,9 @@ static const pdesc_t params_table[] = {
 	/* steady: fig5b at p = 0 (the job's own flows collide on ECMP paths
 	 * drawn every epoch), 200 seeds, reverted epochs 15.6 / 19.4 -> 11.4 /
 	 * 12.5 %, late changes per 100 epochs 3.8 / 4.7 -> 2.7 / 3.3, gain
-	 * -0.3 points; fig8 and fig6 within +-0.02 points with fewer reverted
-	 * epochs; every steadily congested set identical (docs/controller.md,
-	 * "No external flow") */
+	 * -0.3 points; fig8 +0.01 points (reverted epochs 3.7 -> 3.5 %), fig6
+	 * identical gain; every steadily congested set identical
+	 * (docs/controller.md, "No external flow") */
 	{"keep_resets", "-", "-", P_ENUM, OFF(keep_resets), REACT_KEEP_RESETS_STEADY, 0, 1,
 	 "any (every kept change restarts the count of failed rounds, 5.4.2) | steady (only a "
 	 "change searched while some flow was steadily congested, or the job's own pattern "
