@@ -97,8 +97,8 @@ typedef struct react_params {
 enum { REACT_SHIFT_HIST_KEEP = 0, REACT_SHIFT_HIST_FORGET = 1 };
 /* mean: a batch whose mean is more than `shift` from the base's sample's
  * mean (significantly) marks a change of the network; range: its mean
- * must also lie outside the sample's range (below its fastest epoch or
- * above its slowest) */
+ * must also lie outside the sample's range less its 10 % fastest and 10 %
+ * slowest epochs */
 enum { REACT_SHIFT_TEST_MEAN = 0, REACT_SHIFT_TEST_RANGE = 1 };
 
 enum { REACT_PROFILE_DEFAULT = 0, REACT_PROFILE_PAPER = 1 };
