@@ -38,6 +38,15 @@ typedef struct net {
 	const react_pattern_t *initial;
 } net_t;
 
+/* u uniform in [-1, 1] drawn from the 64-bit key x (splitmix64's finaliser) */
+static double uniform_pm1(uint64_t x)
+{
+	x ^= x >> 31;
+	x *= 0x94D049BB133111EBULL;
+	x ^= x >> 29;
+	return (double)(x >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}
+
 static void net_run(const net_t *n, const react_pattern_t *p, int64_t e, double *fct, double *T)
 {
 	size_t path[4096], len;
@@ -46,13 +55,9 @@ static void net_run(const net_t *n, const react_pattern_t *p, int64_t e, double 
 		double m = n->slow ? n->slow[fl->src * n->N + fl->dst] : 1.0;
 		if (n->erratic && e % 3 != 0)
 			m = 1.0;
-		if (n->noise > 0) {
-			uint64_t x = ((uint64_t)e * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)f * 0xBF58476D1CE4E5B9ULL);
-			x ^= x >> 31;
-			x *= 0x94D049BB133111EBULL;
-			x ^= x >> 29;
-			m *= 1.0 + n->noise * ((double)(x >> 11) / 9007199254740992.0 * 2.0 - 1.0);
-		}
+		if (n->noise > 0)
+			m *= 1.0 + n->noise * uniform_pm1(((uint64_t)e * 0x9E3779B97F4A7C15ULL) ^
+			                                  ((uint64_t)f * 0xBF58476D1CE4E5B9ULL));
 		if (n->every_third != 0 && e % 3 == 0 && !(e >= n->lucky_from && e < n->lucky_to))
 			m *= n->every_third;
 		fct[f] = ALPHA + (double)fl->bytes * BETA * react_pattern_flow_degree(p, f) * m;
@@ -70,11 +75,9 @@ static void net_run(const net_t *n, const react_pattern_t *p, int64_t e, double 
 		}
 		*T *= n->time_scale_changed;
 	}
-	if (n->by_pattern != 0 && !react_pattern_equal(p, n->initial)) {
-		uint64_t x = (react_pattern_hash(p) ^ n->salt) * 0x9E3779B97F4A7C15ULL;
-		x ^= x >> 29;
-		*T *= 1.0 + n->by_pattern * ((double)(x >> 11) / 9007199254740992.0 * 2.0 - 1.0);
-	}
+	if (n->by_pattern != 0 && !react_pattern_equal(p, n->initial))
+		*T *= 1.0 + n->by_pattern * uniform_pm1((react_pattern_hash(p) ^ n->salt) *
+		                                        0x9E3779B97F4A7C15ULL);
 }
 
 /* The parameters of these tests: the defaults, but the "pattern" estimator.

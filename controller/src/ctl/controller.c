@@ -588,6 +588,15 @@ static void note_observed(react_ctl_t *c, const react_pattern_t *p, double T)
 	}
 }
 
+/* Some flow of the batch in c->cong is steadily congested. */
+static int any_steady(const react_ctl_t *c)
+{
+	for (size_t f = 0; f < c->F; f++)
+		if (c->cong[f] == REACT_CONG_STEADY)
+			return 1;
+	return 0;
+}
+
 /* G1 = g goes under test: it passes the check (every pattern handed out
  * does) and the controller keeps it; on failure the caller still owns g.
  * est_gain NAN: not the estimate's choice (return_after's try). */
@@ -608,11 +617,8 @@ static react_status_t put_under_test(react_ctl_t *c, react_pattern_t *g, double 
 	c->test_explores = 0;
 	c->test_steady = 1;
 	if (!is_return) {
-		int steady = 0;
-		for (size_t f = 0; f < c->F && !steady; f++)
-			steady = c->cong[f] == REACT_CONG_STEADY;
-		c->test_steady = steady;
-		for (size_t i = 0; c->hist && steady && i < g->nflows && !c->test_explores; i++)
+		c->test_steady = any_steady(c);
+		for (size_t i = 0; c->hist && c->test_steady && i < g->nflows && !c->test_explores; i++)
 			c->test_explores = g->flows[i].src != g->flows[i].dst &&
 			                   !react_history_pair(c->hist, g->flows[i].src, g->flows[i].dst, NULL);
 	}
@@ -701,11 +707,15 @@ static void store_base_batch(react_ctl_t *c, int from)
 }
 
 /* A new base (a kept change, or the base on a changed network): the
- * rounds of exploration start again from it */
-static void explore_from(react_ctl_t *c, const react_pattern_t *p)
+ * rounds of exploration start again from it; the count of failed rounds
+ * restarts unless keep_count (keep_resets steady, a change searched under
+ * erratic congestion alone) */
+static void explore_from(react_ctl_t *c, const react_pattern_t *p, int keep_count)
 {
 	set_base(c, p);
-	c->failed_rounds = c->free_next = 0;
+	if (!keep_count)
+		c->failed_rounds = 0;
+	c->free_next = 0;
 	c->exploring = 1;
 	c->force_after = c->p.explore_rounds;
 }
@@ -772,11 +782,7 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 		meanT += c->btime[i] / B;
 	if ((st = react_detect(ran, c->bfct, B, c->p.delta1, c->p.delta2, c->cong, &ncong)) != REACT_OK)
 		goto fail;
-	for (size_t f = 0; f < c->F; f++)
-		if (c->cong[f] == REACT_CONG_STEADY) {
-			steady = 1;
-			break;
-		}
+	steady = any_steady(c);
 	c->steady_run = steady ? c->steady_run + 1 : 0;
 	if (c->p.return_after > 0 && c->steady_run >= c->p.return_after)
 		c->spell = 1;
@@ -800,14 +806,13 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			 * congestion alone (ECMP collisions, per-epoch path draws)
 			 * was kept on a noisy sample; the searches after it keep the
 			 * bar the failed rounds before it had raised */
-			int failed = c->failed_rounds;
-			explore_from(c, c->test);
-			if (c->p.keep_resets == REACT_KEEP_RESETS_STEADY && !c->test_steady && failed > 0) {
-				c->failed_rounds = failed;
+			int keep_count = c->p.keep_resets == REACT_KEEP_RESETS_STEADY && !c->test_steady &&
+			                 c->failed_rounds > 0;
+			if (keep_count)
 				snprintf(why + strlen(why), sizeof why - strlen(why),
 				         "; searched with no flow steadily congested: its %d failed rounds "
-				         "still count (keep_resets)", failed);
-			}
+				         "still count (keep_resets)", c->failed_rounds);
+			explore_from(c, c->test, keep_count);
 			/* the new base's sample: its test batches but the last, which
 			 * store_base_batch adds below */
 			c->npool = 0;
@@ -891,7 +896,7 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			/* the network changed: every sample, rejection and failure so
 			 * far was measured on another network; the loop starts afresh
 			 * from the base with the batch's epochs after the change */
-			explore_from(c, c->base);
+			explore_from(c, c->base, 0);
 			c->free_left = c->p.explore_free;
 			c->best = NULL;
 			c->quiet_rounds = 0;
