@@ -15,7 +15,8 @@
  *   captured        mean REACT gain / mean oracle gain (n/a below 0.1 %)
  *   worst loss      the lowest improvement_mean_pct among configurations whose
  *                   oracle gain is below 2 %, and among uncongested ones (no
- *                   external flow and no degraded link: p = 0) where present
+ *                   external flow, no degraded link and no other job on the
+ *                   network: p = 0) where present
  *   reverted epochs epochs >= warm-up of the REACT run (epochs.csv) that ran a
  *                   pattern the controller later reverted (decisions.jsonl
  *                   lines with "action" revert, revert+change or
@@ -108,7 +109,10 @@ static int read_config(const char *dir, const char *id, const char *job, long *w
 		return -1;
 	}
 	*warmup = 0;
-	*congested = strstr(t, "\nexternal ") || strstr(t, "\ndegraded link ");
+	/* another job's flows load the network as an external flow does */
+	const char *j1 = strstr(t, "\njob ");
+	*congested = strstr(t, "\nexternal ") || strstr(t, "\ndegraded link ") ||
+	             (j1 && strstr(j1 + 1, "\njob "));
 	char key[128];
 	snprintf(key, sizeof key, "\njob %s ", job);
 	const char *j = strstr(t, key);

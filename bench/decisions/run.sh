@@ -47,6 +47,10 @@
 #             algorithms no default was chosen on, ring and rhd
 #             (Rabenseifner); seed 1..3, p {2, 4}, congested_pairs {2, 4}
 #                                                               (24)
+#   fig7a     two 16-rank ring AllReduce jobs on the 720-host Alibaba
+#             network, congested only by each other and their own ECMP
+#             collisions; REACT on job 1, or on both; seed 1..3  (6 runs,
+#             9 jobs with REACT)
 set -e
 jobs=1
 backend=flow
@@ -77,8 +81,8 @@ while getopts "j:b:o:w:B:O:S:HVqs:t" opt; do
 	esac
 done
 for x in $(echo "$only" | tr ',' ' '); do
-	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset | fig5a-allreduce) ;;
-	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8, fig5a-onset or fig5a-allreduce)" >&2; exit 2 ;;
+	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset | fig5a-allreduce | fig7a) ;;
+	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8, fig5a-onset, fig5a-allreduce or fig7a)" >&2; exit 2 ;;
 	esac
 done
 case $backend in
@@ -153,6 +157,7 @@ sweep fig5a-onset fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
 sweep fig5a-allreduce fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
 	--set congestion.external.congested_pairs=$apairs --set jobs.tree.collective=allreduce \
 	--set 'jobs.tree.algorithm=[ring,rhd]'
+sweep fig7a fig7a --set seed=$seeds3
 
 # shellcheck disable=SC2086
 "$bench" $done_sets >> "$tmp"

@@ -5,6 +5,8 @@
 # patterns): the REACT runs and the mean gain agree with runs.csv, the
 # measured epochs are 4 x (100 - 25 warm-up), no oracle line is printed;
 # a runs.csv without the improvement column is refused, naming the file.
+# A job beside another job (fig7a: two rings, no external flow) is counted
+# as congested, not among the runs at p = 0.
 # usage: test_bench_decisions.sh PATH/TO/react PATH/TO/bench-decisions SOURCE_ROOT
 set -u
 R="$1"
@@ -26,6 +28,13 @@ grep -q 'later reverted: [0-9.]* % ([0-9]* of 300)$' "$T/out" || fail "measured 
 grep -q 'worst REACT result without congestion (p = 0)' "$T/out" || fail "no p = 0 line"
 changes=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { s += $c["pattern_changes"] } END { print s }' "$T/s/runs.csv")
 [ "$changes" -gt 0 ] || fail "no run changed its pattern: the counts above were not exercised"
+# two jobs, REACT on one: congested by the other, so no p = 0 line
+"$R" sweep "$SRC/scenarios/paper/fig7a.yaml" --set seed=1 --set jobs.job2.react=false \
+	-o "$T/two" --no-plot --quiet >"$T/log" 2>&1 ||
+	{ echo "FAIL: react sweep fig7a: $(tail -n 3 "$T/log")"; exit 1; }
+"$BD" --name two "$T/two" >"$T/out" 2>&1 || fail "bench-decisions exited $? on fig7a"
+grep -q '^two: 1 REACT runs$' "$T/out" || fail "fig7a: not 1 REACT run"
+grep -q 'without congestion' "$T/out" && fail "a job beside another job counted as uncongested"
 # a runs.csv without improvement_mean_pct
 mkdir -p "$T/bad" && echo "id,job,react" > "$T/bad/runs.csv" && echo "c0000,j,1" >> "$T/bad/runs.csv"
 "$BD" "$T/bad" >"$T/out" 2>&1 && fail "accepted a runs.csv without improvement_mean_pct"

@@ -78,6 +78,8 @@ typedef struct react_params {
 	                      * of failed rounds (steady; paper any) */
 	int beam;            /* selection best: patterns kept per depth of the beam
 	                      * search (16) */
+	int overlap_passes;  /* estimator overlap: how often a moved flow is re-timed at
+	                      * its overlaps in the candidate's timeline (1) */
 	double shift;        /* a base batch whose mean moved by more than this fraction
 	                      * from the base's sample (and significantly) marks a change
 	                      * of the network: the loop starts afresh (0: off; paper 0) */
@@ -192,7 +194,7 @@ react_status_t react_ctl_observe(react_ctl_t *ctl, int64_t epoch, const double *
  * REACT_EINVAL when g has other flows or no batch has been recorded yet. */
 /* The readings of p that one decision takes (react_decide_in_t's trials,
  * max_accepted, epsilon, estimator, selection, pruning, beam,
- * critical_slack), copied into in; the one place they are, for the
+ * overlap_passes, critical_slack), copied into in; the one place they are, for the
  * controller and for every other caller of react_decide (react/decide.h). */
 struct react_decide_in;
 void react_decide_in_params(struct react_decide_in *in, const react_params_t *p);

@@ -105,6 +105,8 @@ typedef struct react_decide_in {
 	int selection;               /* REACT_SEL_FIRST or REACT_SEL_BEST */
 	int pruning;                 /* REACT_PRUNE_DEGREE or REACT_PRUNE_ESTIMATE */
 	int beam;                    /* selection best: beam width (0: 16) */
+	int overlap_passes;          /* estimator overlap: re-timings of a moved flow at its
+	                              * overlaps (0: 1) */
 	double critical_slack;       /* steadily congested vertices of every flow chain within
 	                              * this fraction of the longest are candidates too, after
 	                              * the others (0: the B + 1 critical paths alone, 5.4.1) */
@@ -123,11 +125,12 @@ typedef struct react_decide_out {
 
 /* The "pattern" estimate (decide.c) of candidate g against g0, which ran
  * the batch fct (B x g0->nflows), with rates learned from history h with
- * `degrees` (REACT_DEG_*: the estimators pattern and overlap): *est0 of g0
+ * `degrees` (REACT_DEG_*: the estimators pattern and overlap; with overlap,
+ * `passes` re-timings of the moved flows, 0: the default): *est0 of g0
  * itself, *est of g (seconds; lower is better).  g must have g0's flows (a
  * transform of it). */
 react_status_t react_estimate_pattern(const react_pattern_t *g0, const double *fct, int B,
-                                      const react_history_t *h, int degrees,
+                                      const react_history_t *h, int degrees, int passes,
                                       const react_pattern_t *g, double *est0, double *est);
 
 /* Every accepted candidate passed the semantic check; the final pattern is

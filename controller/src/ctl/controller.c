@@ -634,6 +634,7 @@ void react_decide_in_params(react_decide_in_t *in, const react_params_t *p)
 	in->selection = p->selection;
 	in->pruning = p->pruning;
 	in->beam = p->beam;
+	in->overlap_passes = p->overlap_passes;
 	in->critical_slack = p->critical_slack;
 }
 
@@ -1037,7 +1038,7 @@ react_status_t react_ctl_estimate(const react_ctl_t *c, const react_pattern_t *g
 	return react_estimate_pattern(c->base, c->base_fct, c->base_n, c->hist,
 	                              c->p.estimator == REACT_EST_OVERLAP ? REACT_DEG_OVERLAP
 	                                                                  : REACT_DEG_STEP,
-	                              g, est_base, est);
+	                              c->p.overlap_passes, g, est_base, est);
 }
 
 react_status_t react_ctl_observe(react_ctl_t *c, int64_t epoch, const double *fct_s,

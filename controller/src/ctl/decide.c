@@ -117,6 +117,7 @@ typedef struct patest {
 	int32_t *deg0;
 	double aux;          /* of the last estimate: mean finish time of every flow */
 	int overlap;         /* the overlap estimator: rates->degrees is REACT_DEG_OVERLAP */
+	int passes;          /* its re-timings of the moved flows (overlap_passes) */
 	react_ovl_t ovl;     /* its workspace, and each flow's duration, start, degrees */
 	double *dur, *t0, *dout, *din;
 	unsigned char *moved; /* F: 1 for a flow the candidate moved */
@@ -126,12 +127,13 @@ typedef struct patest {
 	double *mvb, *mvx, *mvy, *mvz;
 } patest_t;
 
-/* Passes of the overlap estimate: the moved flows' times from their step
- * degrees, then from the overlaps of that timeline, and once more. */
-#define OVERLAP_PASSES 2
+/* Passes of the overlap estimate when the caller names none: the moved
+ * flows' times from their step degrees, then once from the overlaps of
+ * that timeline (params.c, overlap_passes: more passes do not converge). */
+#define OVERLAP_PASSES 1
 
 static react_status_t patest_init(patest_t *pt, const react_pattern_t *g0, const double *fct,
-                                  int B, const react_rates_t *rates)
+                                  int B, const react_rates_t *rates, int passes)
 {
 	size_t F = g0->nflows ? g0->nflows : 1;
 	pt->g0 = g0;
@@ -139,6 +141,7 @@ static react_status_t patest_init(patest_t *pt, const react_pattern_t *g0, const
 	pt->B = B;
 	pt->rates = rates;
 	pt->overlap = rates->degrees == REACT_DEG_OVERLAP;
+	pt->passes = passes > 0 ? passes : OVERLAP_PASSES;
 	pt->acc = malloc(F * sizeof *pt->acc);
 	pt->model = malloc(F * sizeof *pt->model);
 	pt->deg0 = malloc(F * sizeof *pt->deg0);
@@ -186,7 +189,7 @@ static void patest_free(patest_t *pt)
 
 /* The overlap estimate of one epoch e: every flow's time (observed where
  * pe->model is NAN, else the learned rates at the flow's overlap degrees,
- * found by OVERLAP_PASSES passes over the candidate's own timeline), in
+ * found by pe->passes passes over the candidate's own timeline), in
  * pe->dur. */
 static void overlap_times(patest_t *pe, const react_pattern_t *g, int e)
 {
@@ -201,7 +204,7 @@ static void overlap_times(patest_t *pe, const react_pattern_t *g, int e)
 		react_ovl_index(&pe->ovl, g);
 		react_ovl_only(&pe->ovl, g, pe->moved);
 	}
-	for (int it = 0; pe->nmv && it < OVERLAP_PASSES; it++) {
+	for (int it = 0; pe->nmv && it < pe->passes; it++) {
 		react_ovl_degrees_indexed(&pe->ovl, g, pe->dur, pe->t0, pe->dout, pe->din);
 		/* react_rates_flow_overlap at the flow's overlap degrees, its
 		 * terms looked up once per candidate */
@@ -271,7 +274,7 @@ static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, doub
 }
 
 react_status_t react_estimate_pattern(const react_pattern_t *g0, const double *fct, int B,
-                                      const react_history_t *h, int degrees,
+                                      const react_history_t *h, int degrees, int passes,
                                       const react_pattern_t *g, double *est0, double *est)
 {
 	react_status_t st = REACT_OK;
@@ -286,7 +289,7 @@ react_status_t react_estimate_pattern(const react_pattern_t *g0, const double *f
 		st = REACT_EINVAL;
 		goto fail;
 	}
-	if ((st = patest_init(&pt, g0, fct, B, rates)) != REACT_OK)
+	if ((st = patest_init(&pt, g0, fct, B, rates, passes)) != REACT_OK)
 		goto fail;
 	if ((st = pattern_estimate(&pt, g0, est0)) == REACT_OK)
 		st = pattern_estimate(&pt, g, est);
@@ -1088,7 +1091,7 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 		int deg = in->estimator == REACT_EST_OVERLAP ? REACT_DEG_OVERLAP : REACT_DEG_STEP;
 		if ((st = react_history_learn_deg(in->history, deg, &rates)) != REACT_OK)
 			goto fail;
-		if ((st = patest_init(&pt, g0, in->fct, B, rates)) != REACT_OK)
+		if ((st = patest_init(&pt, g0, in->fct, B, rates, in->overlap_passes)) != REACT_OK)
 			goto fail;
 		est = rates->valid ? pattern_estimate : path_estimate;
 		ectx = rates->valid ? (void *)&pt : (void *)&pe;

@@ -165,6 +165,15 @@ static const pdesc_t params_table[] = {
 	 * reached only by a wider beam */
 	{"beam", "-", "patterns", P_INT, OFF(beam), 16, 1, 64,
 	 "selection best: patterns the beam search keeps at each depth", NULL},
+	/* 1: the passes do not converge (fig7a, seed 1: the base pattern with
+	 * every flow re-timed comes out +32 / -18 / -8 / -24 % against its
+	 * observed time after 1 / 2 / 3 / 5 passes); a second pass piles a
+	 * ring's sends up at a rank whose pair is slow.  Decision benchmark
+	 * and docs/controller.md, "16-rank rings beside another job" */
+	{"overlap_passes", "-", "passes", P_INT, OFF(overlap_passes), 1, 1, 8,
+	 "estimator overlap: how often a moved flow is re-timed at its overlaps in the "
+	 "candidate's timeline, after its step degrees",
+	 NULL},
 	/* 0.02: decision benchmark captured fig5a / fig12 / fig8 0.887 / 0.873 /
 	 * 0.760 at 0 -> 0.901 / 0.885 / 0.757, held out fig12 0.891 -> 0.904;
 	 * the regression set and fig5b at p = 0 identical (docs/controller.md,
