@@ -135,7 +135,8 @@ sweep() {
 		-o "$out/$name" -j "$jobs" --oracle --oracle-cache "$out/oracle-cache" $oopts $sopts $trace --no-plot --quiet \
 		> "$out/$name.out"
 	t1=$(date +%s)
-	n=$(($(wc -l < "$out/$name/runs.csv") - 1))
+	# configurations, not rows: a configuration of two jobs has a row per job
+	n=$(tail -n +2 "$out/$name/runs.csv" | cut -d, -f1 | sort -u | wc -l)
 	echo "# $name: $n configurations, $((t1 - t0)) s wall with -j $jobs (oracle results found in the cache are not searched again)" >> "$tmp"
 }
 
