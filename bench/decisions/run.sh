@@ -49,7 +49,7 @@
 #                                                               (24)
 #   fig7a     two 16-rank ring AllReduce jobs on the 720-host Alibaba
 #             network, congested only by each other and their own ECMP
-#             collisions; REACT on job 1, or on both; seed 1..3  (6 runs,
+#             collisions; REACT on job 1, or on both; seed 1..3  (6,
 #             9 jobs with REACT)
 set -e
 jobs=1
