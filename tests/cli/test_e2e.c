@@ -218,31 +218,38 @@ Test(e2e, compare_backends_ns3_from_csv)
 	assert_contains(g_err, "--fluid: expected flow or dctcp");
 }
 
-/* Mean improvement_mean_pct of a sweep's runs.csv, and its smallest. */
-static double mean_improvement(const char *dir, double *lo)
+/* Mean improvement_mean_pct of a sweep's runs.csv over the rows of job
+ * `job` (NULL: every row), and its smallest. */
+static double mean_improvement(const char *dir, const char *job, double *lo)
 {
 	char p[4400], *t, *line, *save = NULL;
-	int col = -1, n = 0;
+	int cjob = -1, cimp = -1, nh = 0, n = 0;
 	double sum = 0;
 	snprintf(p, sizeof p, "%s/runs.csv", dir);
 	t = slurp(p);
 	*lo = INFINITY;
 	for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *f, *s2 = NULL;
+		char *f, *s2 = NULL, *jf = NULL, *imf = NULL;
 		int i = 0;
 		for (f = strtok_r(line, ",", &s2); f; f = strtok_r(NULL, ",", &s2), i++) {
-			if (col < 0 && strcmp(f, "improvement_mean_pct") == 0)
-				col = i;
-			else if (col >= 0 && i == col) {
-				double v = atof(f);
-				sum += v;
-				*lo = v < *lo ? v : *lo;
-				n++;
-			}
+			if (!nh) {
+				if (!strcmp(f, "job")) cjob = i;
+				if (!strcmp(f, "improvement_mean_pct")) cimp = i;
+			} else if (i == cjob)
+				jf = f;
+			else if (i == cimp)
+				imf = f;
+		}
+		if (nh++ && imf && (!job || (jf && !strcmp(jf, job)))) {
+			double v = atof(imf);
+			sum += v;
+			*lo = v < *lo ? v : *lo;
+			n++;
 		}
 	}
 	free(t);
-	cr_assert(col >= 0 && n > 0, "%s: no improvement_mean_pct", p);
+	cr_assert(cimp >= 0 && n > 0, "%s: no improvement_mean_pct%s%s", p, job ? " of job " : "",
+	          job ? job : "");
 	return sum / n;
 }
 
@@ -290,8 +297,8 @@ Test(e2e, congestion_that_starts_mid_run)
 	             "--set", "seed=1..3", "--set", "congestion.external.congested_pairs=[1,2]", "--set",
 	             "congestion.external.p=2", "--set", "congestion.external.start=400ms", "--set",
 	             "jobs.tree.epochs=200", "--no-plot", "--quiet", NULL);
-	mon = mean_improvement(on, &lon);
-	moff = mean_improvement(off, &loff);
+	mon = mean_improvement(on, NULL, &lon);
+	moff = mean_improvement(off, NULL, &loff);
 	cr_assert_gt(mon, moff + 5, "mean improvement %.2f %% with the shift rule, %.2f %% without",
 	             mon, moff);
 	cr_assert_geq(lon, -1.5, "a run lost %.2f %% with the shift rule", lon);
@@ -386,40 +393,12 @@ Test(e2e, a_failure_on_pairs_never_measured_leaves_the_next_search_its_bar)
 	/* explore_free 0: the same failure escalates the bar, which drops it */
 	cr_assert_null(strstr(loff, "pairs never measured"));
 	cr_assert_not_null(strstr(loff, "(epsilon escalated after 1 failed rounds)"), "%s", loff);
-	gon = mean_improvement(on, &lo);
-	goff = mean_improvement(off, &lo);
+	gon = mean_improvement(on, NULL, &lo);
+	goff = mean_improvement(off, NULL, &lo);
 	cr_assert_gt(gon, goff + 3, "improvement %.2f %% with the free failure, %.2f %% without", gon,
 	             goff);
 	free(lon);
 	free(loff);
-}
-
-/* improvement_mean_pct of job `job`'s row in dir/runs.csv (one configuration) */
-static double job_improvement(const char *dir, const char *job)
-{
-	char p[4400], *t, *line, *save = NULL;
-	int cjob = -1, cimp = -1, nh = 0;
-	double v = NAN;
-	snprintf(p, sizeof p, "%s/runs.csv", dir);
-	t = slurp(p);
-	for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *f, *s2 = NULL, *jf = NULL, *imf = NULL;
-		int i = 0;
-		for (f = strtok_r(line, ",", &s2); f; f = strtok_r(NULL, ",", &s2), i++) {
-			if (!nh) {
-				if (!strcmp(f, "job")) cjob = i;
-				if (!strcmp(f, "improvement_mean_pct")) cimp = i;
-			} else if (i == cjob)
-				jf = f;
-			else if (i == cimp)
-				imf = f;
-		}
-		if (nh++ && jf && imf && !strcmp(jf, job))
-			v = atof(imf);
-	}
-	free(t);
-	cr_assert(cjob >= 0 && cimp >= 0 && !isnan(v), "%s: no row of job %s", p, job);
-	return v;
 }
 
 /* overlap_passes on two 16-rank ring AllReduce jobs beside each other
@@ -432,7 +411,7 @@ Test(e2e, one_overlap_pass_lets_a_ring_beside_another_job_gain)
 {
 	char on[4200], off[4200], p[4400];
 	char *lon, *loff;
-	double gon, goff;
+	double gon, goff, lo;
 	sweep_on_off("overlap-passes", "params.overlap_passes=2", on, off, sizeof on,
 	             SRC "/scenarios/paper/fig7a.yaml", "--set", "seed=1", "--set",
 	             "jobs.job2.react=false", "--no-plot", "--quiet", NULL);
@@ -442,8 +421,8 @@ Test(e2e, one_overlap_pass_lets_a_ring_beside_another_job_gain)
 	loff = slurp(p);
 	cr_assert_not_null(strstr(lon, "\"kept\":true"), "no change kept: %.600s", lon);
 	cr_assert_not_null(strstr(loff, "(epsilon escalated after 2 failed rounds)"), "%.600s", loff);
-	gon = job_improvement(on, "job1");
-	goff = job_improvement(off, "job1");
+	gon = mean_improvement(on, "job1", &lo);
+	goff = mean_improvement(off, "job1", &lo);
 	cr_assert_gt(gon, goff + 8, "job1 %+.2f %% with one pass, %+.2f %% with two", gon, goff);
 	free(lon);
 	free(loff);
