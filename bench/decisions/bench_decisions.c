@@ -26,8 +26,11 @@
  *   settled at      mean over runs of the epoch after which the pattern never
  *                   changes again (0 for a run that never changed)
  *   est vs obs      Pearson correlation of change_est_gain and
- *                   change_obs_gain over every decisions.jsonl line that
- *                   carries both; lines without them are skipped and counted
+ *                   change_obs_gain over the changes judged: every
+ *                   decisions.jsonl line that carries both and whose action
+ *                   is not "extend" (one more batch for an undecided change:
+ *                   its verdict comes on a later line, over the whole
+ *                   sample); the lines carrying both are counted
  * Exit: 0, 2 on unreadable input.
  */
 #include <math.h>
@@ -174,9 +177,13 @@ static int read_decisions(const char *dir, const char *id, const char *job, acc_
 			}
 		}
 		json_t *e = json_object_get(o, "change_est_gain"), *g = json_object_get(o, "change_obs_gain");
-		if (json_is_number(e) && json_is_number(g)) {
-			double x = json_number_value(e), y = json_number_value(g);
+		/* a change's final verdict (keep or revert), over its whole
+		 * sample; an extension's line is an interim look at the same
+		 * change and is not counted again */
+		if (json_is_number(e) && json_is_number(g))
 			a->lines_judged++;
+		if (json_is_number(e) && json_is_number(g) && !(act && !strcmp(act, "extend"))) {
+			double x = json_number_value(e), y = json_number_value(g);
 			a->n_corr++;
 			a->sx += x;
 			a->sy += y;
@@ -339,7 +346,8 @@ static void print_set(const char *name, const acc_t *a)
 	else
 		printf("r = n/a");
 	printf(" over %ld changes (%ld of %ld decision lines carry change_est_gain and "
-	       "change_obs_gain)\n", a->n_corr, a->lines_judged, a->lines);
+	       "change_obs_gain; %ld of them extensions)\n", a->n_corr, a->lines_judged, a->lines,
+	       a->lines_judged - a->n_corr);
 }
 
 int main(int argc, char **argv)

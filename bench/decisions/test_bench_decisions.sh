@@ -5,6 +5,8 @@
 # patterns): the REACT runs and the mean gain agree with runs.csv, the
 # measured epochs are 4 x (100 - 25 warm-up), no oracle line is printed;
 # a runs.csv without the improvement column is refused, naming the file.
+# The correlation of estimated and observed gain is over the changes'
+# verdicts, an extension's interim line not counted again.
 # A job beside another job (fig7a: two rings, no external flow) is counted
 # as congested, not among the runs at p = 0.
 # usage: test_bench_decisions.sh PATH/TO/react PATH/TO/bench-decisions SOURCE_ROOT
@@ -28,6 +30,13 @@ grep -q 'later reverted: [0-9.]* % ([0-9]* of 300)$' "$T/out" || fail "measured 
 grep -q 'worst REACT result without congestion (p = 0)' "$T/out" || fail "no p = 0 line"
 changes=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { s += $c["pattern_changes"] } END { print s }' "$T/s/runs.csv")
 [ "$changes" -gt 0 ] || fail "no run changed its pattern: the counts above were not exercised"
+# r is over the changes' verdicts: a line that extends a change's test is
+# an interim look at the same change and is not counted again
+ext=$(cat "$T"/s/runs/*/decisions.jsonl | grep -c '"action":"extend"')
+judged=$(cat "$T"/s/runs/*/decisions.jsonl | grep '"change_est_gain"' | grep -vc '"action":"extend"')
+[ "$ext" -gt 0 ] || fail "no change was extended: the count below was not exercised"
+grep -q "over $judged changes ([0-9]* of [0-9]* decision lines carry change_est_gain and change_obs_gain; $ext of them extensions)" "$T/out" ||
+	fail "r is not over the $judged verdicts (and $ext extensions apart)"
 # two jobs, REACT on one: congested by the other, so no p = 0 line
 "$R" sweep "$SRC/scenarios/paper/fig7a.yaml" --set seed=1 --set jobs.job2.react=false \
 	-o "$T/two" --no-plot --quiet >"$T/log" 2>&1 ||
