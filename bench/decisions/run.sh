@@ -51,6 +51,9 @@
 #             network, congested only by each other and their own ECMP
 #             collisions; REACT on job 1, or on both; seed 1..3  (6,
 #             9 jobs with REACT)
+#   fig6      a tree and a ring AllReduce job, 8 ranks each, on the star,
+#             sharing {2, 4, 6} hosts, REACT on both; seed 1..3  (9, 18
+#             jobs with REACT)
 set -e
 jobs=1
 backend=flow
@@ -77,12 +80,12 @@ while getopts "j:b:o:w:B:O:S:HVqs:t" opt; do
 	V) held=2 ;;
 	s) only=",$OPTARG," ;;
 	t) trace=--trace ;;
-	*) sed -n '2,49p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,56p' "$0" >&2; exit 2 ;;
 	esac
 done
 for x in $(echo "$only" | tr ',' ' '); do
-	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset | fig5a-allreduce | fig7a) ;;
-	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8, fig5a-onset, fig5a-allreduce or fig7a)" >&2; exit 2 ;;
+	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset | fig5a-allreduce | fig7a | fig6) ;;
+	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8, fig5a-onset, fig5a-allreduce, fig7a or fig6)" >&2; exit 2 ;;
 	esac
 done
 case $backend in
@@ -105,9 +108,10 @@ mkdir -p "$out"
 
 if [ $quick = 1 ]; then
 	seeds5=1; seeds3=1; pairs=[1,3]; ps=[4]; counts=[16]; rates=[30Gbps]; opairs=[2]; apairs=[4]
+	shared=[4]
 else
 	seeds5=1..5; seeds3=1..3; pairs=1..6; ps=[2,4]; counts=[4,16]; rates=[30Gbps,50Gbps]; opairs=[1,2,4]
-	apairs=[2,4]
+	apairs=[2,4]; shared=[2,4,6]
 fi
 [ $held = 1 ] && { seeds5=6..10; seeds3=4..6; }
 [ $held = 2 ] && { seeds5=11..15; seeds3=7..9; }
@@ -159,6 +163,7 @@ sweep fig5a-allreduce fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
 	--set congestion.external.congested_pairs=$apairs --set jobs.tree.collective=allreduce \
 	--set 'jobs.tree.algorithm=[ring,rhd]'
 sweep fig7a fig7a --set seed=$seeds3
+sweep fig6 fig6 --set seed=$seeds3 --set jobs.ring.placement.shared=$shared
 
 # shellcheck disable=SC2086
 "$bench" $done_sets >> "$tmp"
