@@ -180,9 +180,9 @@ static int read_decisions(const char *dir, const char *id, const char *job, acc_
 		/* a change's final verdict (keep or revert), over its whole
 		 * sample; an extension's line is an interim look at the same
 		 * change and is not counted again */
-		if (json_is_number(e) && json_is_number(g))
-			a->lines_judged++;
-		if (json_is_number(e) && json_is_number(g) && !(act && !strcmp(act, "extend"))) {
+		int both = json_is_number(e) && json_is_number(g);
+		a->lines_judged += both;
+		if (both && !(act && !strcmp(act, "extend"))) {
 			double x = json_number_value(e), y = json_number_value(g);
 			a->n_corr++;
 			a->sx += x;
