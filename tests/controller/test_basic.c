@@ -49,6 +49,10 @@ Test(params, defaults_are_table3)
 	/* not in the paper (docs/controller.md, "A test still undecided after
 	 * its extensions") */
 	cr_assert_eq(p.undecided, REACT_UNDECIDED_MEAN);
+	/* not in the paper (docs/controller.md, "A test that is clearly
+	 * slower") */
+	cr_assert_eq(p.early_revert, 3);
+	cr_assert_float_eq(p.early_confidence, 0.6, 1e-15);
 	/* the estimator: chosen by measurement (docs/controller.md, "Counting
 	 * an endpoint's flows as they overlap in time") */
 	cr_assert_eq(p.estimator, REACT_EST_OVERLAP);
@@ -88,7 +92,8 @@ Test(params, profiles_set_every_reading)
 	    {"epsilon", "0.050000000000000003"}, {"search_backoff", "off"}, {"shift", "0"},
 	    {"shift_history", "keep"}, {"shift_test", "mean"}, {"return_after", "0"},
 	    {"history_epochs", "60"},
-	    {"critical_slack", "0"}, {"undecided", "revert"}, {"profile", "paper"}};
+	    {"critical_slack", "0"}, {"undecided", "revert"}, {"early_revert", "0"},
+	    {"profile", "paper"}};
 	react_params_t p, d;
 	char why[512], got[64], want[64];
 	react_params_default(&d);

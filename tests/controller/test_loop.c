@@ -241,6 +241,86 @@ Test(loop, worse_epoch_times_revert)
 	react_pattern_destroy(g);
 }
 
+/* Every changed pattern runs 3x slower than the job's own: the epochs each
+ * one ran before it was reverted (a new pattern hash starts a new stretch;
+ * D = 0).  *ntests: the stretches; returns the longest, *shortest the
+ * shortest; *early: decision lines that say early_revert. */
+static int slower_stretches(int keep_rule, int early_revert, int *ntests, int *shortest, int *early)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n = {0};
+	react_ctl_t *c;
+	double *fct, T;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *log = open_memstream(&buf, &len);
+	uint64_t cur = 0;
+	int run = 0, longest = 0;
+	loop_params(&prm);
+	prm.keep_rule = keep_rule;
+	prm.early_revert = early_revert;
+	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &g), REACT_OK);
+	n.N = 16;
+	n.slow = slow_into(16, 3, 2.0);
+	n.time_scale_changed = 3.0;
+	n.initial = g;
+	fct = malloc(g->nflows * sizeof *fct);
+	cr_assert_eq(react_ctl_create(g, &prm, &c), REACT_OK);
+	react_ctl_set_log(c, log);
+	*ntests = 0;
+	*shortest = 1 << 30;
+	for (int64_t e = 0; e <= 300; e++) {
+		const react_pattern_t *p = react_ctl_pattern_for(c, e);
+		uint64_t h = react_pattern_equal(p, g) ? 0 : react_pattern_hash(p);
+		react_decision_t d;
+		if (h != cur && run > 0) {
+			*ntests += 1;
+			longest = run > longest ? run : longest;
+			*shortest = run < *shortest ? run : *shortest;
+			run = 0;
+		}
+		cur = h;
+		run += h != 0;
+		if (e == 300)
+			break;
+		net_run(&n, p, e, fct, &T);
+		cr_assert_eq(react_ctl_observe(c, e, fct, p->nflows, T, &d), REACT_OK);
+		if (d.changed)
+			cr_assert_eq(react_pattern_check(d.pattern, NULL), REACT_OK);
+	}
+	fclose(log);
+	*early = 0;
+	for (char *q = buf; (q = strstr(q, "(early_revert)")) != NULL; q++)
+		*early += 1;
+	free(buf);
+	free(fct);
+	react_ctl_destroy(c);
+	free(n.slow);
+	react_pattern_destroy(g);
+	return longest;
+}
+
+Test(loop, a_change_clearly_slower_is_reverted_after_early_revert_epochs)
+{
+	int ntests, shortest, early, longest;
+	/* off: every test runs its whole batch of 6 epochs */
+	longest = slower_stretches(REACT_KEEP_WELCH, 0, &ntests, &shortest, &early);
+	cr_assert_geq(ntests, 2, "%d tests", ntests);
+	cr_assert(longest == 6 && shortest == 6, "tests ran %d to %d epochs", shortest, longest);
+	cr_assert_eq(early, 0);
+	/* 3: each is reverted after 3 epochs, and the log says why */
+	longest = slower_stretches(REACT_KEEP_WELCH, 3, &ntests, &shortest, &early);
+	cr_assert_geq(ntests, 2, "%d tests", ntests);
+	cr_assert(longest == 3 && shortest == 3, "tests ran %d to %d epochs", shortest, longest);
+	cr_assert_eq(early, ntests, "%d early reverts in %d tests", early, ntests);
+	/* the paper's rule judges whole batches only */
+	longest = slower_stretches(REACT_KEEP_PAPER, 3, &ntests, &shortest, &early);
+	cr_assert_geq(ntests, 2, "%d tests", ntests);
+	cr_assert(longest == 6 && shortest == 6, "tests ran %d to %d epochs", shortest, longest);
+	cr_assert_eq(early, 0);
+}
+
 /* A change 5 % faster on average whose epochs swing by +-40 %: after its
  * two extensions the Welch bound still includes no gain.  undecided =
  * mean keeps it on its mean gain; undecided = revert reverts it. */
@@ -996,12 +1076,12 @@ Test(loop, a_keep_under_erratic_congestion_alone_keeps_the_failed_rounds,
 }
 
 /* Where some flow is steadily congested every keep restarts the count:
- * the runs above with rank 1 slow on every epoch give the same decisions
+ * the runs above (8 salts) with rank 1 slow on every epoch give the same decisions
  * under keep_resets steady and any, keeps after failed rounds included. */
 Test(loop, keep_resets_leaves_steady_congestion_alone, .timeout = 60 * REACT_TEST_TIME_SCALE)
 {
 	int after_failure = 0;
-	for (uint64_t salt = 0; salt < 4; salt++) {
+	for (uint64_t salt = 0; salt < 8; salt++) {
 		int a, b;
 		char *st = rank1_log(REACT_KEEP_RESETS_STEADY, 0, salt, &a);
 		char *an = rank1_log(REACT_KEEP_RESETS_ANY, 0, salt, &b);
@@ -1011,7 +1091,7 @@ Test(loop, keep_resets_leaves_steady_congestion_alone, .timeout = 60 * REACT_TES
 		free(st);
 		free(an);
 	}
-	cr_assert_geq(after_failure, 2, "a keep after a failed round in %d of 4 runs", after_failure);
+	cr_assert_geq(after_failure, 2, "a keep after a failed round in %d of 8 runs", after_failure);
 }
 
 /* shift_test: the job's own flows run twice as long on every third epoch

@@ -15,7 +15,11 @@
  *          became the base, up to H) exceeds min_gain and a one-sided Welch
  *          bound (`confidence`, 0.8) on the gain is above 0; reverted at once
  *          if the mean gain is below min_gain; otherwise the test is extended
- *          by one batch (at most `extensions` times), then reverted.
+ *          by one batch (at most `extensions` times), then kept on its mean
+ *          (undecided mean) or reverted.  early_revert: after that many
+ *          epochs of a test batch, a change slower than the base's sample
+ *          at early_confidence is reverted without the batch's other epochs
+ *          (end_batch runs on the shorter batch).
  * A kept G1 becomes the base; the same decision looks for congestion left
  * in it.  On a revert, Algorithm 1 runs on G0 at once with G0's stored
  * batch (G1's hash and every pattern already tried from G0 excluded), so
@@ -517,6 +521,29 @@ static verdict_t return_verdict(const judged_t *jg, const char *against, char *w
 	return slower ? V_REVERT : V_KEEP;
 }
 
+/* early_revert: G1 under test has run c->nb epochs of its batch (after
+ * c->test_n of earlier ones); its gain over the base's sample is below 0
+ * at early_confidence (Welch), so the batch's other epochs would only
+ * confirm a revert.  The job's own pattern (return_after) and the paper's
+ * rule are judged on whole batches. */
+static int early_slower(react_ctl_t *c, const react_pattern_t *ran)
+{
+	double *x = c->test_times, p0, m1, v0, v1, se, t;
+	int n = c->test_n + c->nb;
+	if (!c->test || ran != c->test || c->test_return || c->p.keep_rule != REACT_KEEP_WELCH)
+		return 0;
+	if (c->npool == 0)
+		pool_add(c, c->base_times, c->base_n);
+	/* room for the whole batch: end_batch copies it there again */
+	memcpy(x + c->test_n, c->btime, (size_t)c->nb * sizeof *x);
+	p0 = gsl_stats_mean(c->pool, 1, (size_t)c->npool);
+	m1 = gsl_stats_mean(x, 1, (size_t)n);
+	v0 = c->npool > 1 ? gsl_stats_variance_m(c->pool, 1, (size_t)c->npool, p0) : 0;
+	v1 = n > 1 ? gsl_stats_variance_m(x, 1, (size_t)n, m1) : 0;
+	t = welch_t(v0, c->npool, v1, n, c->p.early_confidence, &se);
+	return p0 > 0 && p0 - m1 + t * se < 0;
+}
+
 /* Judge G1 (c->test_times) against G0's stored batch. */
 static verdict_t judge(react_ctl_t *c, judged_t *jg, char *why, size_t whylen)
 {
@@ -767,7 +794,8 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 	judged_t jg;
 	double meanT = 0;
 	size_t ncong = 0;
-	int B = c->p.batch_epochs, reverted = 0, kept = 0, forced = 0, extend = 0, shifted = 0;
+	/* B: this batch's epochs (fewer than batch_epochs after an early revert) */
+	int B = c->nb, reverted = 0, kept = 0, forced = 0, extend = 0, shifted = 0;
 	int steady = 0;
 	double shift_from = 0, shift_to = 0;
 	const char *action = "none";
@@ -793,6 +821,10 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 		memcpy(c->test_times + c->test_n, c->btime, (size_t)B * sizeof *c->btime);
 		c->test_n += B;
 		v = judge(c, &jg, jwhy, sizeof jwhy);
+		if (B < c->p.batch_epochs)
+			snprintf(jwhy + strlen(jwhy), sizeof jwhy - strlen(jwhy),
+			         "; after %d of %d epochs, below 0 at %.4g (early_revert)", B,
+			         c->p.batch_epochs, c->p.early_confidence);
 		if (v == V_EXTEND) {
 			c->test_ext++;
 			extend = 1;
@@ -1062,7 +1094,7 @@ react_status_t react_ctl_observe(react_ctl_t *c, int64_t epoch, const double *fc
 		return REACT_OK; /* between a decision and its apply epoch */
 	memcpy(c->bfct + (size_t)c->nb * c->F, fct_s, c->F * sizeof *fct_s);
 	c->btime[c->nb++] = epoch_time_s;
-	if (c->nb == c->p.batch_epochs)
+	if (c->nb == c->p.batch_epochs || (c->nb == c->p.early_revert && early_slower(c, ran)))
 		return end_batch(c, epoch, ran, d);
 	return REACT_OK;
 }
