@@ -521,27 +521,41 @@ static verdict_t return_verdict(const judged_t *jg, const char *against, char *w
 	return slower ? V_REVERT : V_KEEP;
 }
 
-/* early_revert: G1 under test has run c->nb epochs of its batch (after
- * c->test_n of earlier ones); its gain over the base's sample is below 0
- * at early_confidence (Welch), so the batch's other epochs would only
- * confirm a revert.  The job's own pattern (return_after) and the paper's
- * rule are judged on whole batches. */
-static int early_slower(react_ctl_t *c, const react_pattern_t *ran)
+/* The welch rule's measure: the gain of the n epoch times x over the
+ * base's sample (every epoch G0 ran since it became the base, up to H, not
+ * only its last batch, so one lucky batch does not decide), 1 - mean(x) /
+ * mean(sample), with its one-sided Welch bounds at `conf` in *lo, *hi
+ * (all 0 when the sample's mean is not positive). */
+static double welch_gain(react_ctl_t *c, const double *x, int n, double conf, double *lo,
+                         double *hi)
 {
-	double *x = c->test_times, p0, m1, v0, v1, se, t;
-	int n = c->test_n + c->nb;
-	if (!c->test || ran != c->test || c->test_return || c->p.keep_rule != REACT_KEEP_WELCH)
-		return 0;
+	double p0, m1, v0, v1, se, t;
 	if (c->npool == 0)
 		pool_add(c, c->base_times, c->base_n);
-	/* room for the whole batch: end_batch copies it there again */
-	memcpy(x + c->test_n, c->btime, (size_t)c->nb * sizeof *x);
 	p0 = gsl_stats_mean(c->pool, 1, (size_t)c->npool);
 	m1 = gsl_stats_mean(x, 1, (size_t)n);
 	v0 = c->npool > 1 ? gsl_stats_variance_m(c->pool, 1, (size_t)c->npool, p0) : 0;
 	v1 = n > 1 ? gsl_stats_variance_m(x, 1, (size_t)n, m1) : 0;
-	t = welch_t(v0, c->npool, v1, n, c->p.early_confidence, &se);
-	return p0 > 0 && p0 - m1 + t * se < 0;
+	t = welch_t(v0, c->npool, v1, n, conf, &se);
+	*lo = p0 > 0 ? (p0 - m1 - t * se) / p0 : 0;
+	*hi = p0 > 0 ? (p0 - m1 + t * se) / p0 : 0;
+	return p0 > 0 ? 1.0 - m1 / p0 : 0.0;
+}
+
+/* early_revert: G1 under test has run c->nb epochs of its batch (after
+ * c->test_n of earlier ones); its gain over the base's sample is below 0
+ * at early_confidence, so the batch's other epochs would only confirm a
+ * revert.  The job's own pattern (return_after) and the paper's rule are
+ * judged on whole batches. */
+static int early_slower(react_ctl_t *c, const react_pattern_t *ran)
+{
+	double lo, hi;
+	if (!c->test || ran != c->test || c->test_return || c->p.keep_rule != REACT_KEEP_WELCH)
+		return 0;
+	/* room for the whole batch: end_batch copies it there again */
+	memcpy(c->test_times + c->test_n, c->btime, (size_t)c->nb * sizeof *c->test_times);
+	welch_gain(c, c->test_times, c->test_n + c->nb, c->p.early_confidence, &lo, &hi);
+	return hi < 0;
 }
 
 /* Judge G1 (c->test_times) against G0's stored batch. */
@@ -564,17 +578,7 @@ static verdict_t judge(react_ctl_t *c, judged_t *jg, char *why, size_t whylen)
 		return V_REVERT;
 	}
 	{
-		/* G0's side: every epoch it ran since it became the base (up to H),
-		 * not only its last batch, so one lucky batch does not decide */
-		if (c->npool == 0)
-			pool_add(c, c->base_times, c->base_n);
-		double p0 = gsl_stats_mean(c->pool, 1, (size_t)c->npool);
-		double v0 = c->npool > 1 ? gsl_stats_variance_m(c->pool, 1, (size_t)c->npool, p0) : 0;
-		double v1 = c->test_n > 1 ? gsl_stats_variance_m(c->test_times, 1, (size_t)c->test_n, m1) : 0;
-		double se, t = welch_t(v0, c->npool, v1, c->test_n, c->p.confidence, &se);
-		jg->obs_gain = p0 > 0 ? 1.0 - m1 / p0 : 0.0;
-		jg->lo = p0 > 0 ? (p0 - m1 - t * se) / p0 : 0;
-		jg->hi = p0 > 0 ? (p0 - m1 + t * se) / p0 : 0;
+		jg->obs_gain = welch_gain(c, c->test_times, c->test_n, c->p.confidence, &jg->lo, &jg->hi);
 		if (c->test_return)
 			return return_verdict(jg, "the base's sample", why, whylen);
 		if (jg->obs_gain > c->p.min_gain && jg->lo > 0) {
