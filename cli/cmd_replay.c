@@ -37,11 +37,19 @@ static void usage(FILE *f)
 	           "  base pattern.\n"
 	           "  Exit 0: replayed; 1: the trace's pattern differs from the controller's at an\n"
 	           "  epoch; 2: bad input.  Parameters (--set):\n");
+	react_params_t dp;
+	react_params_default(&dp);
 	for (size_t i = 0; i < react_params_count(); i++) {
 		const char *name, *sym, *unit, *what;
+		char defs[64];
 		double def;
 		react_params_describe(i, &name, &sym, &unit, &def, &what);
-		fprintf(f, "    %-15s %-8s default %-6.9g %-11s %s\n", name, sym, def, unit, what);
+		/* an enum's default by its name, not its index */
+		char *end = NULL;
+		if (react_params_get(&dp, name, defs, sizeof defs) != REACT_OK ||
+		    (strtod(defs, &end), end && *end == '\0'))
+			snprintf(defs, sizeof defs, "%.9g", def);
+		fprintf(f, "    %-15s %-8s default %-8s %-11s %s\n", name, sym, defs, unit, what);
 	}
 }
 

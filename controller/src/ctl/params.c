@@ -89,7 +89,7 @@ static const pdesc_t params_table[] = {
 	{"profile", "-", "-", P_ENUM, OFF(profile), REACT_PROFILE_DEFAULT, 0, 1,
 	 "default | paper: sets estimator, keep_rule, selection, pruning, K_max, epsilon, "
 	 "escalation, explore_free, search_backoff, keep_resets, shift, shift_history, "
-	 "shift_test, return_after, H, critical_slack, undecided at once",
+	 "shift_test, return_after, H, critical_slack, undecided, early_revert at once",
 	 profile_names},
 	{"estimator", "-", "-", P_ENUM, OFF(estimator), REACT_EST_OVERLAP, 0, 2,
 	 "paper (old critical paths) | pattern (whole pattern from learned rates, step degrees) | "
