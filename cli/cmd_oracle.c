@@ -3,6 +3,7 @@
  * REACT's moves reach, docs/oracle.md) of one configuration.
  * Exit codes: 0 done, 2 bad input or a failed run.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -169,6 +170,30 @@ nomem:
 	return 2;
 }
 
+int cli_oracle_forget(const char *cmd, const react_config_t *cfg, const react_oracle_opts_t *oo,
+                      const char *dir, const char *cache, const char *why)
+{
+	char p[4500];
+	int rc = 0;
+	fprintf(stderr, "\nreact %s: %s (%s): %s: the backend or scenario code changed since it "
+	        "was stored; searching it again\n", cmd, cfg->id, cfg->key, why);
+	for (int k = 0; k < 2; k++) {
+		if (k == 0 && dir)
+			snprintf(p, sizeof p, "%.4400s/oracle.csv", dir);
+		else if (k == 1 && cache)
+			snprintf(p, sizeof p, "%.4000s/%016" PRIx64 "/oracle.csv", cache,
+			         react_oracle_fingerprint(cfg, oo));
+		else
+			continue;
+		if (remove(p) != 0 && errno != ENOENT) {
+			fprintf(stderr, "react %s: %s: cannot remove %s: %s\n", cmd, cfg->id, p,
+			        strerror(errno));
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
 /* ---- react oracle ---- */
 
 static void print_gbps_row(const char *label, double v, double base, int with_impr)
@@ -268,6 +293,20 @@ int react_cmd_oracle(int argc, char **argv)
 	double t0 = cli_now_s();
 	if (cli_oracle_files("oracle", be, cfg, &oo, out, cache, quiet, &files, &res, &from))
 		goto done;
+	for (int32_t j = 0; !res && j < cfg->run.njobs; j++) {
+		double bg = pr.baseline->jobs[j].mean_algbw_gbps;
+		if (react_oracle_files_baseline_matches(files, j, bg))
+			continue;
+		char why[512];
+		snprintf(why, sizeof why, "stored oracle result (%.200s): job %s: searched against a "
+		         "baseline of %.6f GB/s, this run's baseline is %.6f GB/s", from,
+		         cfg->run.jobs[j].name, files->baseline_gbps[j], bg);
+		react_oracle_files_destroy(files);
+		files = NULL;
+		if (cli_oracle_forget("oracle", cfg, &oo, out, cache, why) ||
+		    cli_oracle_files("oracle", be, cfg, &oo, out, cache, quiet, &files, &res, &from))
+			goto done;
+	}
 	double took = cli_now_s() - t0;
 	for (int32_t j = 0; j < cfg->run.njobs; j++) {
 		const react_job_summary_t *b = &pr.baseline->jobs[j], *x = &pr.react->jobs[j];

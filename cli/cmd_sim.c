@@ -385,7 +385,9 @@ int sweep_one(const react_scenario_t *s, const common_opts_t *o, const sweep_opt
 	}
 	char why[1024];
 	if (be && react_run_dir_check(so->out, s, cfg, why, sizeof why) != REACT_RUN_DIR_DONE) {
-		react_run_write_opts_t wo = {.trace = so->trace, .backend = be, .oracle = of};
+		int stale = 0;
+		react_run_write_opts_t wo = {.trace = so->trace, .backend = be, .oracle = of,
+		                             .oracle_stale = &stale};
 		react_drive_result_t *base = NULL;
 		if (so->baseline_from) {
 			react_status_t bs = react_run_dir_baseline(so->baseline_from, cfg, &base, why,
@@ -396,7 +398,20 @@ int sweep_one(const react_scenario_t *s, const common_opts_t *o, const sweep_opt
 			wo.baseline = base;
 		}
 		remove_lost_runs(so->out, cfg->id);
-		if (react_run_dir_make(so->out, s, cfg, &wo, NULL, err, sizeof err) != REACT_OK)
+		react_status_t ms = react_run_dir_make(so->out, s, cfg, &wo, NULL, err, sizeof err);
+		if (ms != REACT_OK && stale && cli_oracle_forget("sweep", cfg, &so->oopts, rdir, so->oracle_cache, err) == 0) {
+			/* searched again against this run's baseline, then run again */
+			react_oracle_files_destroy(of);
+			of = NULL;
+			const char *from;
+			if (cli_oracle_files("sweep", be, cfg, &so->oopts, rdir, so->oracle_cache, 1, &of,
+			                     NULL, &from) == 0) {
+				wo.oracle = of;
+				stale = 0;
+				ms = react_run_dir_make(so->out, s, cfg, &wo, NULL, err, sizeof err);
+			}
+		}
+		if (ms != REACT_OK)
 			fprintf(stderr, "\nreact sweep: %s (%s): %s\n", cfg->id, cfg->key, err);
 		else
 			rc = 0;
@@ -406,8 +421,22 @@ int sweep_one(const react_scenario_t *s, const common_opts_t *o, const sweep_opt
 		 * first, then the files, so that an interruption leaves it unfinished */
 		char p[4500], *text = NULL, *with = NULL;
 		snprintf(p, sizeof p, "%s/summary.csv", rdir);
-		if (react_read_file_text(p, &text, err, sizeof err) != REACT_OK ||
-		    !(with = react_summary_add_oracle(text, cfg, of))) {
+		if (react_read_file_text(p, &text, err, sizeof err) == REACT_OK &&
+		    !react_oracle_files_baseline_ok(of, cfg, text, why, sizeof why)) {
+			/* the stored oracle is of another baseline: searched again */
+			snprintf(err, sizeof err, "stored oracle result: %s", why);
+			react_oracle_files_destroy(of);
+			of = NULL;
+			const char *from;
+			if (cli_oracle_forget("sweep", cfg, &so->oopts, rdir, so->oracle_cache, err) != 0 ||
+			    cli_oracle_files("sweep", be, cfg, &so->oopts, rdir, so->oracle_cache, 1, &of,
+			                     NULL, &from) != 0) {
+				free(text);
+				react_config_destroy(cfg);
+				return 2;
+			}
+		}
+		if (!text || !(with = react_summary_add_oracle(text, cfg, of))) {
 			fprintf(stderr, "\nreact sweep: %s: %s\n", p,
 			        text ? "cannot add the oracle columns" : err);
 		} else if (react_write_file_atomic(p, with, err, sizeof err) != REACT_OK ||

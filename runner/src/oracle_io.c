@@ -26,6 +26,7 @@ void react_oracle_files_destroy(react_oracle_files_t *f)
 	free(f->json);
 	free(f->csv);
 	free(f->oracle_gbps);
+	free(f->baseline_gbps);
 	free(f);
 }
 
@@ -36,7 +37,8 @@ static react_oracle_files_t *files_new(int32_t njobs)
 		return NULL;
 	f->njobs = njobs;
 	if (!(f->json = calloc((size_t)njobs, sizeof *f->json)) ||
-	    !(f->oracle_gbps = calloc((size_t)njobs, sizeof *f->oracle_gbps))) {
+	    !(f->oracle_gbps = calloc((size_t)njobs, sizeof *f->oracle_gbps)) ||
+	    !(f->baseline_gbps = calloc((size_t)njobs, sizeof *f->baseline_gbps))) {
 		react_oracle_files_destroy(f);
 		return NULL;
 	}
@@ -83,6 +85,8 @@ react_status_t react_oracle_files_make(const react_oracle_result_t *r,
 		          s->rejected, s->unchanged, s->duplicates, s->screen_evals, s->full_evals);
 		snprintf(num, sizeof num, "%.6f", o->oracle_gbps);
 		f->oracle_gbps[j] = strtod(num, NULL);
+		snprintf(num, sizeof num, "%.6f", o->baseline_gbps);
+		f->baseline_gbps[j] = strtod(num, NULL);
 		if (!(f->json[j] = pattern_json(o->best))) {
 			react_oracle_files_destroy(f);
 			free(sb_take(&b));
@@ -130,7 +134,7 @@ react_status_t react_oracle_files_load(const char *dir, const react_config_t *cf
 	}
 	char *save = NULL, *hdr[64];
 	size_t nh = 0;
-	int cfp = -1, cjob = -1, corc = -1, chash = -1;
+	int cfp = -1, cjob = -1, corc = -1, chash = -1, cbase = -1;
 	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		char *fl[64];
 		if (!nh) {
@@ -139,7 +143,8 @@ react_status_t react_oracle_files_load(const char *dir, const react_config_t *cf
 			cjob = col_of(hdr, nh, "job");
 			corc = col_of(hdr, nh, "oracle_mean_gbps");
 			chash = col_of(hdr, nh, "pattern_hash");
-			if (cfp < 0 || cjob < 0 || corc < 0 || chash < 0)
+			cbase = col_of(hdr, nh, "baseline_mean_gbps");
+			if (cfp < 0 || cjob < 0 || corc < 0 || chash < 0 || cbase < 0)
 				goto none;
 			continue;
 		}
@@ -154,6 +159,7 @@ react_status_t react_oracle_files_load(const char *dir, const react_config_t *cf
 			goto none;
 		seen[j] = 1;
 		f->oracle_gbps[j] = strtod(fl[corc], NULL);
+		f->baseline_gbps[j] = strtod(fl[cbase], NULL);
 		hash[j] = strtoull(fl[chash], NULL, 16);
 	}
 	for (int32_t j = 0; j < nj; j++) {
@@ -217,6 +223,55 @@ int react_summary_has_oracle(const char *summary)
 		    (p[strlen(c)] == ',' || p + strlen(c) == summary + n))
 			return 1;
 	return 0;
+}
+
+int react_oracle_files_baseline_matches(const react_oracle_files_t *f, int32_t j,
+                                        double baseline_gbps)
+{
+	/* both written %.6f: the same baseline reads back the same */
+	char num[64];
+	snprintf(num, sizeof num, "%.6f", baseline_gbps);
+	return j >= 0 && j < f->njobs && strtod(num, NULL) == f->baseline_gbps[j];
+}
+
+int react_oracle_files_baseline_ok(const react_oracle_files_t *f, const react_config_t *cfg,
+                                   const char *summary, char *why, size_t whylen)
+{
+	char *text = strdup(summary), *save = NULL;
+	int cjob = -1, cb = -1, ok = 1;
+	if (!text) {
+		snprintf(why, whylen, "out of memory");
+		return 0;
+	}
+	for (char *l = strtok_r(text, "\n", &save); l && ok; l = strtok_r(NULL, "\n", &save)) {
+		char *fl[128];
+		size_t nf = react_csv_split(l, fl, 128);
+		if (cjob < 0) {
+			cjob = col_of(fl, nf, "job");
+			cb = col_of(fl, nf, "baseline_mean_gbps");
+			if (cjob < 0 || cb < 0) {
+				snprintf(why, whylen, "summary.csv: no columns job and baseline_mean_gbps");
+				ok = 0;
+			}
+			continue;
+		}
+		if ((size_t)cjob >= nf || (size_t)cb >= nf)
+			continue;
+		for (int32_t j = 0; j < f->njobs && j < cfg->run.njobs; j++) {
+			if (strcmp(cfg->run.jobs[j].name, fl[cjob]))
+				continue;
+			double run = strtod(fl[cb], NULL), was = f->baseline_gbps[j];
+			if (!react_oracle_files_baseline_matches(f, j, run)) {
+				snprintf(why, whylen,
+				         "job %s: the oracle was searched against a baseline of %.6f GB/s, "
+				         "this run's baseline is %.6f GB/s",
+				         cfg->run.jobs[j].name, was, run);
+				ok = 0;
+			}
+		}
+	}
+	free(text);
+	return ok;
 }
 
 char *react_summary_add_oracle(const char *summary, const react_config_t *cfg,

@@ -927,6 +927,15 @@ react_status_t react_run_dir_make(const char *out, const react_scenario_t *s,
 		free(rows);
 		char *text = sb_take(&b);
 		if (text && o && o->oracle) {
+			char why[512];
+			if (!react_oracle_files_baseline_ok(o->oracle, cfg, text, why, sizeof why)) {
+				free(text);
+				if (o->oracle_stale)
+					*o->oracle_stale = 1;
+				snprintf(err, errlen, "stored oracle result: %s", why);
+				st = REACT_EINVAL;
+				goto fail;
+			}
 			char *with = react_summary_add_oracle(text, cfg, o->oracle);
 			free(text);
 			if (!with) {

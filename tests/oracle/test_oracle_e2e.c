@@ -138,3 +138,54 @@ Test(oracle_e2e, sweep_with_oracle)
 	snprintf(b, sizeof b, "%s/runs.csv", d4);
 	assert_same_file(a, b);
 }
+
+/* A stored result is checked against the run's own baseline: one searched
+ * against another (the backend's code changed since it was stored, which
+ * the fingerprint does not cover) is searched again, in a new sweep, in a
+ * finished sweep the oracle is added to, and by react oracle. */
+Test(oracle_e2e, stale_stored_oracle_is_searched_again)
+{
+	char w[4096], f[4200], d1[4200], d2[4200], d3[4200], d4[4200], c[4200], a[4400], b[4400];
+	workdir("oracle-stale", w, sizeof w);
+	snprintf(f, sizeof f, "%s/star.yaml", w);
+	write_star(f, "1");
+	snprintf(d1, sizeof d1, "%s/first", w);
+	snprintf(d2, sizeof d2, "%s/again", w);
+	snprintf(d3, sizeof d3, "%s/plain", w);
+	snprintf(d4, sizeof d4, "%s/cmd", w);
+	snprintf(c, sizeof c, "%s/cache", w);
+	cr_assert_eq(react("sweep", f, "-o", d1, "--oracle", "--no-plot", "--oracle-cache", c, NULL),
+	             0, "%s", slurp(g_err));
+	snprintf(a, sizeof a, "%s/runs/c0000/oracle.csv", d1);
+	/* the stored baseline of job t made wrong, as another simulator's would be */
+	const char *spoil = "sed -i '2s/^\\([^,]*,t,[01],\\)[^,]*,/\\19.999999,/' %s/*/oracle.csv";
+	sh(spoil, c);
+	sh("grep -q ',t,1,9.999999,' %s/*/oracle.csv", c);
+	cr_assert_eq(react("sweep", f, "-o", d2, "--oracle", "--no-plot", "--oracle-cache", c, NULL),
+	             0, "%s", slurp(g_err));
+	assert_contains(g_err, "searched against a baseline of 9.999999 GB/s, this run's baseline is ");
+	assert_contains(g_err, "searching it again");
+	snprintf(b, sizeof b, "%s/runs/c0000/oracle.csv", d2);
+	assert_same_file(a, b);
+	snprintf(a, sizeof a, "%s/runs.csv", d1);
+	snprintf(b, sizeof b, "%s/runs.csv", d2);
+	assert_same_file(a, b);
+	/* the cache holds the result searched again */
+	sh("cmp -s %s/runs/c0000/oracle.csv %s/*/oracle.csv", d1, c);
+	/* the oracle added to a finished sweep */
+	cr_assert_eq(react("sweep", f, "-o", d3, "--no-plot", NULL), 0, "%s", slurp(g_err));
+	sh(spoil, c);
+	cr_assert_eq(react("sweep", f, "-o", d3, "--oracle", "--no-plot", "--oracle-cache", c, NULL),
+	             0, "%s", slurp(g_err));
+	assert_contains(g_err, "searching it again");
+	snprintf(b, sizeof b, "%s/runs.csv", d3);
+	assert_same_file(a, b);
+	/* react oracle */
+	sh(spoil, c);
+	cr_assert_eq(react("oracle", f, "-o", d4, "--oracle-cache", c, "--quiet", NULL), 0, "%s",
+	             slurp(g_err));
+	assert_contains(g_err, "searching it again");
+	snprintf(a, sizeof a, "%s/runs/c0000/oracle.csv", d1);
+	snprintf(b, sizeof b, "%s/oracle.csv", d4);
+	assert_same_file(a, b);
+}

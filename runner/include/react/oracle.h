@@ -193,7 +193,21 @@ typedef struct react_oracle_files {
 	char *csv;              /* oracle.csv */
 	char **json;            /* per job: oracle-<job>.json */
 	double *oracle_gbps;    /* per job: oracle_mean_gbps as written (%.6f) */
+	double *baseline_gbps;  /* per job: baseline_mean_gbps as written (%.6f): the
+	                         * baseline the oracle was searched against */
 } react_oracle_files_t;
+
+/* 1 when every job's baseline in summary (a summary.csv text of cfg: the
+ * columns job and baseline_mean_gbps) is the baseline f was searched
+ * against, to the %.6f both are written with; 0 otherwise, why (whylen
+ * bytes) naming the job and both values.  A stored result whose baseline
+ * differs was made by another backend or scenario code (the fingerprint
+ * covers the inputs, not the code): it is stale. */
+int react_oracle_files_baseline_ok(const react_oracle_files_t *f, const react_config_t *cfg,
+                                   const char *summary, char *why, size_t whylen);
+/* The same for job j alone, against its baseline's mean algbw (GB/s). */
+int react_oracle_files_baseline_matches(const react_oracle_files_t *f, int32_t j,
+                                        double baseline_gbps);
 
 /* Relative oracle gain below which `captured` is not defined ("n/a"). */
 #define REACT_ORACLE_GAIN_EPS 1e-3

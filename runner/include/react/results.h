@@ -48,6 +48,11 @@ typedef struct react_run_write_opts {
 	 * summary.csv gets the columns oracle_mean_gbps, oracle_impr_pct,
 	 * captured. */
 	const struct react_oracle_files *oracle;
+	/* with oracle: NULL, or set to 1 when the oracle was searched against
+	 * another baseline than this run's (react_oracle_files_baseline_ok: a
+	 * stale stored result); nothing is written then and the call fails
+	 * with REACT_EINVAL, err naming the job and both baselines */
+	int *oracle_stale;
 	/* NULL, or react_pair_opts_t's progress hook for both runs */
 	void (*progress)(void *ctx, react_run_mode_t mode, const react_epoch_report_t *rep);
 	void *progress_ctx;
