@@ -4,7 +4,7 @@
 #
 # usage: bench/decisions/run.sh [-j N] [-b flow|dctcp] [-o DIR] [-w FILE] [-B BUILD]
 #                               [-O KEY=VALUE]... [-S KEY=VALUE]... [-H | -V] [-q]
-#                               [-s SET,SET...] [-t] [-N]
+#                               [-s SET,SET...] [-t] [-N] [-C FILE]
 #   -j N     configurations run at once (react sweep -j; default 1)
 #   -b B     backend: flow (default) or dctcp; on dctcp the oracle searches on
 #            the flow backend and runs its 16 best patterns on dctcp
@@ -34,6 +34,13 @@
 #            hours where the oracle cache is cold.  The oracle does not
 #            depend on the controller: a stored report's oracle means
 #            still hold for the same sets and seeds
+#   -C FILE  oracle results to start DIR/oracle-cache with (default
+#            bench/decisions/oracle-cache.tar.xz, the results of every set
+#            and seed set whose search has run; `-C none`: none): a result
+#            already in the cache is kept, and one searched against another
+#            baseline than the run's (other backend code) is searched again
+#            (docs/oracle.md); bench/decisions/pack-cache.sh adds a run's
+#            new results to it
 #   -t       also write every REACT run's FCT trace (react sweep --trace),
 #            for bench/decisions/gap.sh: does REACT's estimate see the
 #            oracle's pattern where the oracle beats REACT?
@@ -73,7 +80,8 @@ sopts=
 only=
 trace=
 oracle=1
-while getopts "j:b:o:w:B:O:S:HVqs:tN" opt; do
+seedc=
+while getopts "j:b:o:w:B:O:S:HVqs:tNC:" opt; do
 	case $opt in
 	j) jobs=$OPTARG ;;
 	b) backend=$OPTARG ;;
@@ -88,7 +96,8 @@ while getopts "j:b:o:w:B:O:S:HVqs:tN" opt; do
 	s) only=",$OPTARG," ;;
 	t) trace=--trace ;;
 	N) oracle=0 ;;
-	*) sed -n '2,56p' "$0" >&2; exit 2 ;;
+	C) seedc=$OPTARG ;;
+	*) sed -n '2,69p' "$0" >&2; exit 2 ;;
 	esac
 done
 for x in $(echo "$only" | tr ',' ' '); do
@@ -113,6 +122,15 @@ if [ -z "$report" ] && [ $quick = 0 ]; then
 	else report=$root/results/bench/decisions-$backend.txt; fi
 fi
 mkdir -p "$out"
+[ -n "$seedc" ] || seedc=$root/bench/decisions/oracle-cache.tar.xz
+seeded=0
+if [ $oracle = 1 ] && [ "$seedc" != none ]; then
+	[ -f "$seedc" ] || { echo "run.sh: -C: $seedc: no such file" >&2; exit 2; }
+	mkdir -p "$out/oracle-cache"
+	tar -xJf "$seedc" -C "$out/oracle-cache" --skip-old-files ||
+		{ echo "run.sh: -C: $seedc: cannot unpack" >&2; exit 2; }
+	seeded=$(tar -tJf "$seedc" | grep -c '/oracle\.csv$' || true)
+fi
 
 if [ $quick = 1 ]; then
 	seeds5=1; seeds3=1; pairs=[1,3]; ps=[4]; counts=[16]; rates=[30Gbps]; opairs=[2]; apairs=[4]
@@ -135,6 +153,7 @@ trap 'rm -f "$tmp"' EXIT
 	[ $oracle = 1 ] || echo "# without the oracle (-N)"
 	[ -z "$oopts" ] || [ $oracle = 0 ] || echo "# oracle options:$oopts"
 	[ -z "$sopts" ] || echo "# overrides:$sopts"
+	[ $seeded = 0 ] || echo "# oracle cache started with the $seeded results of $(basename "$seedc")"
 	echo "# react $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
 } > "$tmp"
 
