@@ -5,7 +5,7 @@ set -eu
 PKGS="build-essential pkg-config meson ninja-build
 libgsl-dev libjansson-dev libyaml-dev libcriterion-dev
 libns3-dev libjemalloc-dev libopenmpi-dev openmpi-bin gnuplot-nox
-clang libclang-rt-dev"
+clang libclang-rt-dev xz-utils"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
