@@ -175,8 +175,9 @@ int cli_oracle_forget(const char *cmd, const react_config_t *cfg, const react_or
 {
 	char p[4500];
 	int rc = 0;
-	fprintf(stderr, "\nreact %s: %s (%s): %s: the backend or scenario code changed since it "
-	        "was stored; searching it again\n", cmd, cfg->id, cfg->key, why);
+	fprintf(stderr, "\nreact %s: %s%s%s%s: %s: the backend or scenario code changed since it "
+	        "was stored; searching it again\n", cmd, cfg->id, *cfg->key ? " (" : "", cfg->key,
+	        *cfg->key ? ")" : "", why);
 	for (int k = 0; k < 2; k++) {
 		if (k == 0 && dir)
 			snprintf(p, sizeof p, "%.4400s/oracle.csv", dir);
