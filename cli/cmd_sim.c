@@ -399,7 +399,8 @@ int sweep_one(const react_scenario_t *s, const common_opts_t *o, const sweep_opt
 		}
 		remove_lost_runs(so->out, cfg->id);
 		react_status_t ms = react_run_dir_make(so->out, s, cfg, &wo, NULL, err, sizeof err);
-		if (ms != REACT_OK && stale && cli_oracle_forget("sweep", cfg, &so->oopts, rdir, so->oracle_cache, err) == 0) {
+		if (ms != REACT_OK && stale &&
+		    cli_oracle_forget("sweep", cfg, &so->oopts, rdir, so->oracle_cache, err) == 0) {
 			/* searched again against this run's baseline, then run again */
 			react_oracle_files_destroy(of);
 			of = NULL;
