@@ -170,14 +170,20 @@ nomem:
 	return 2;
 }
 
-int cli_oracle_forget(const char *cmd, const react_config_t *cfg, const react_oracle_opts_t *oo,
-                      const char *dir, const char *cache, const char *why)
+int cli_oracle_search_again(const char *cmd, const react_backend_ops_t *be,
+                            const react_config_t *cfg, const react_oracle_opts_t *oo,
+                            const char *dir, const char *cache, int quiet, const char *why,
+                            react_oracle_files_t **files, react_oracle_result_t **res_out,
+                            const char **from)
 {
 	char p[4500];
-	int rc = 0;
 	fprintf(stderr, "\nreact %s: %s%s%s%s: %s: the backend or scenario code changed since it "
 	        "was stored; searching it again\n", cmd, cfg->id, *cfg->key ? " (" : "", cfg->key,
 	        *cfg->key ? ")" : "", why);
+	react_oracle_files_destroy(*files);
+	*files = NULL;
+	/* the stored oracle.csv in dir and in the cache, so that the lookup
+	 * below finds neither */
 	for (int k = 0; k < 2; k++) {
 		if (k == 0 && dir)
 			snprintf(p, sizeof p, "%.4400s/oracle.csv", dir);
@@ -189,10 +195,10 @@ int cli_oracle_forget(const char *cmd, const react_config_t *cfg, const react_or
 		if (remove(p) != 0 && errno != ENOENT) {
 			fprintf(stderr, "react %s: %s: cannot remove %s: %s\n", cmd, cfg->id, p,
 			        strerror(errno));
-			rc = -1;
+			return 2;
 		}
 	}
-	return rc;
+	return cli_oracle_files(cmd, be, cfg, oo, dir, cache, quiet, files, res_out, from);
 }
 
 /* ---- react oracle ---- */
@@ -302,10 +308,8 @@ int react_cmd_oracle(int argc, char **argv)
 		snprintf(why, sizeof why, "stored oracle result (%.200s): job %s: searched against a "
 		         "baseline of %.6f GB/s, this run's baseline is %.6f GB/s", from,
 		         cfg->run.jobs[j].name, files->baseline_gbps[j], bg);
-		react_oracle_files_destroy(files);
-		files = NULL;
-		if (cli_oracle_forget("oracle", cfg, &oo, out, cache, why) ||
-		    cli_oracle_files("oracle", be, cfg, &oo, out, cache, quiet, &files, &res, &from))
+		if (cli_oracle_search_again("oracle", be, cfg, &oo, out, cache, quiet, why, &files, &res,
+		                            &from))
 			goto done;
 	}
 	double took = cli_now_s() - t0;

@@ -399,18 +399,14 @@ int sweep_one(const react_scenario_t *s, const common_opts_t *o, const sweep_opt
 		}
 		remove_lost_runs(so->out, cfg->id);
 		react_status_t ms = react_run_dir_make(so->out, s, cfg, &wo, NULL, err, sizeof err);
+		const char *from;
 		if (ms != REACT_OK && stale &&
-		    cli_oracle_forget("sweep", cfg, &so->oopts, rdir, so->oracle_cache, err) == 0) {
+		    cli_oracle_search_again("sweep", be, cfg, &so->oopts, rdir, so->oracle_cache, 1, err,
+		                            &of, NULL, &from) == 0) {
 			/* searched again against this run's baseline, then run again */
-			react_oracle_files_destroy(of);
-			of = NULL;
-			const char *from;
-			if (cli_oracle_files("sweep", be, cfg, &so->oopts, rdir, so->oracle_cache, 1, &of,
-			                     NULL, &from) == 0) {
-				wo.oracle = of;
-				stale = 0;
-				ms = react_run_dir_make(so->out, s, cfg, &wo, NULL, err, sizeof err);
-			}
+			wo.oracle = of;
+			stale = 0;
+			ms = react_run_dir_make(so->out, s, cfg, &wo, NULL, err, sizeof err);
 		}
 		if (ms != REACT_OK)
 			fprintf(stderr, "\nreact sweep: %s (%s): %s\n", cfg->id, cfg->key, err);
@@ -426,12 +422,9 @@ int sweep_one(const react_scenario_t *s, const common_opts_t *o, const sweep_opt
 		    !react_oracle_files_baseline_ok(of, cfg, text, why, sizeof why)) {
 			/* the stored oracle is of another baseline: searched again */
 			snprintf(err, sizeof err, "stored oracle result: %s", why);
-			react_oracle_files_destroy(of);
-			of = NULL;
 			const char *from;
-			if (cli_oracle_forget("sweep", cfg, &so->oopts, rdir, so->oracle_cache, err) != 0 ||
-			    cli_oracle_files("sweep", be, cfg, &so->oopts, rdir, so->oracle_cache, 1, &of,
-			                     NULL, &from) != 0) {
+			if (cli_oracle_search_again("sweep", be, cfg, &so->oopts, rdir, so->oracle_cache, 1,
+			                            err, &of, NULL, &from) != 0) {
 				free(text);
 				react_config_destroy(cfg);
 				return 2;

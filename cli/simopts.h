@@ -48,11 +48,16 @@ int cli_oracle_files(const char *cmd, const react_backend_ops_t *be, const react
                      const react_oracle_opts_t *oo, const char *dir, const char *cache, int quiet,
                      react_oracle_files_t **out, react_oracle_result_t **res_out,
                      const char **from);
-/* A stored oracle result of cfg searched against another baseline than the
- * run's (why says how): its oracle.csv in dir and in the cache (either may
- * be NULL) is removed, so that the next cli_oracle_files searches again;
- * says so on stderr.  0, or -1 when a file could not be removed. */
-int cli_oracle_forget(const char *cmd, const react_config_t *cfg, const react_oracle_opts_t *oo,
-                      const char *dir, const char *cache, const char *why);
+/* cli_oracle_files after a stored result of cfg turned out to be searched
+ * against another baseline than the run's (why says how; said on stderr):
+ * *files is destroyed, the oracle.csv in dir and in the cache (either may
+ * be NULL) removed, and the oracle searched again, the other arguments and
+ * the return as cli_oracle_files' (2 also when a file could not be
+ * removed, after printing why). */
+int cli_oracle_search_again(const char *cmd, const react_backend_ops_t *be,
+                            const react_config_t *cfg, const react_oracle_opts_t *oo,
+                            const char *dir, const char *cache, int quiet, const char *why,
+                            react_oracle_files_t **files, react_oracle_result_t **res_out,
+                            const char **from);
 
 #endif

@@ -121,11 +121,14 @@ if [ -z "$report" ] && [ $quick = 0 ]; then
 	if [ $backend = flow ]; then report=$root/results/bench/decisions.txt
 	else report=$root/results/bench/decisions-$backend.txt; fi
 fi
-mkdir -p "$out"
 [ -n "$seedc" ] || seedc=$root/bench/decisions/oracle-cache.tar.xz
+if [ $oracle = 1 ] && [ "$seedc" != none ] && [ ! -f "$seedc" ]; then
+	echo "run.sh: -C: $seedc: no such file" >&2
+	exit 2
+fi
+mkdir -p "$out"
 seeded=0
 if [ $oracle = 1 ] && [ "$seedc" != none ]; then
-	[ -f "$seedc" ] || { echo "run.sh: -C: $seedc: no such file" >&2; exit 2; }
 	mkdir -p "$out/oracle-cache"
 	tar -xJf "$seedc" -C "$out/oracle-cache" --skip-old-files ||
 		{ echo "run.sh: -C: $seedc: cannot unpack" >&2; exit 2; }
