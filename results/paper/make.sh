@@ -7,8 +7,11 @@
 # paper/: the same configurations, runs.csv with oracle_mean_gbps and
 # captured): the oracle searches about 30 s per configuration of 8 ranks and
 # minutes for two jobs or 16 ranks, so results found in ORACLE_CACHE
-# (default results/paper/oracle-cache, not committed) are reused; spread
-# the search over many cores with react sweep --mpi (docs/mpi.md).
+# (default results/paper/oracle-cache, not committed) are reused, and a
+# cache is first given the stored results of bench/decisions/oracle-cache.
+# tar.xz (every configuration of these subsets; ORACLE_SEED=none: not);
+# spread a search from scratch over many cores with react sweep --mpi
+# (docs/mpi.md).
 #   results/paper/make.sh [-j N] [--no-oracle]   (from the repository root)
 set -eu
 j=2
@@ -21,6 +24,11 @@ while [ $# -gt 0 ]; do
 	esac
 done
 cache=${ORACLE_CACHE:-results/paper/oracle-cache}
+seed=${ORACLE_SEED:-bench/decisions/oracle-cache.tar.xz}
+if [ $oracle = 1 ] && [ "$seed" != none ] && [ ! -f "$seed" ]; then
+	echo "make.sh: ORACLE_SEED: $seed: no such file" >&2
+	exit 2
+fi
 R=build/react
 out=results/paper
 for prof in default paper; do
@@ -39,6 +47,12 @@ done
 # the oracle's subsets: figure and overrides
 if [ $oracle = 1 ]; then
 	mkdir -p "$cache"
+	# a result already in the cache is kept (a stale one is searched
+	# again by react sweep: docs/oracle.md)
+	if [ "$seed" != none ]; then
+		tar -xJf "$seed" -C "$cache" --skip-old-files ||
+			{ echo "make.sh: ORACLE_SEED: $seed: cannot unpack" >&2; exit 2; }
+	fi
 	while read -r f sets; do
 		for prof in default paper; do
 			sfx=""; set_prof=""
