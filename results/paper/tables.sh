@@ -1,7 +1,8 @@
 #!/bin/sh
 # The tables of results/paper/README.md from the runs.csv files that
 # make.sh writes: the figures side by side with the paper, the oracle beside
-# both profiles, fig. 5(a) by congested pairs.  Prints markdown.
+# both profiles, fig. 5(a) by congested pairs, and the DCTCP window model's
+# directories beside max-min where they exist.  Prints markdown.
 #   results/paper/tables.sh [DIR]   (DIR: default results/paper)
 set -eu
 D=${1:-results/paper}
@@ -119,4 +120,37 @@ for s in "" -paper; do
 		        for (q = 1; q <= 8; q++) { k = ps[i] " " q; x = n[k] ? sprintf("%.1f", s[k] / n[k]) : "-"
 		          if (x == "-0.0") x = "0.0"; printf " %s%s |", (x + 0 > 0 ? "+" : ""), x }
 		        print "" } }' "$D/fig5a$s/runs.csv"
+done
+
+# the DCTCP window model's directories (make-dctcp.sh), where they exist
+[ -f "$D/fig5a-dctcp/runs.csv" ] || exit 0
+for f in fig5a fig5b fig6 fig7a fig7b fig8 fig12; do
+	for s in -dctcp -dctcp-paper; do
+		[ -f "$D/$f$s/runs.csv" ] || { echo "tables.sh: $D/$f$s/runs.csv: missing" >&2; exit 2; }
+	done
+done
+echo
+echo "DCTCP window model (\`--backend dctcp --set mtu=9000\`):"
+echo
+echo "| figure | max-min, default | DCTCP, default | DCTCP, paper profile |"
+echo "| --- | --- | --- | --- |"
+drow() { # label figure condition format
+	printf '| %s | %s | %s | %s |\n' "$1" "$(stat "$D/$2/runs.csv" "$3" "$4")" \
+		"$(stat "$D/$2-dctcp/runs.csv" "$3" "$4")" "$(stat "$D/$2-dctcp-paper/runs.csv" "$3" "$4")"
+}
+drow "5(a), p = 2..4" fig5a 'v("p") >= 2' full
+drow "5(b), p = 2..4" fig5b 'v("p") >= 2' full
+drow "12, p = 2..4" fig12 'v("p") >= 2' full
+printf '| 8, 30 / 50 / 80 Gbps | %s | %s | %s |\n' "$(f8 "")" "$(f8 -dctcp)" "$(f8 -dctcp-paper)"
+printf '| 6 tree + ring | %s | %s | %s |\n' "$(jobs2 "" fig6)" "$(jobs2 -dctcp fig6)" "$(jobs2 -dctcp-paper fig6)"
+printf '| 7(a) two rings | %s | %s | %s |\n' "$(jobs2 "" fig7a)" "$(jobs2 -dctcp fig7a)" "$(jobs2 -dctcp-paper fig7a)"
+printf '| 7(b) recursive doubling + ring | %s | %s | %s |\n' "$(jobs2 "" fig7b)" "$(jobs2 -dctcp fig7b)" \
+	"$(jobs2 -dctcp-paper fig7b)"
+echo
+echo "| figure (REACT jobs), DCTCP | oracle | default: REACT, captured | paper profile: REACT, captured |"
+echo "| --- | --- | --- | --- |"
+for f in fig5a fig5b fig12 fig8 fig6 fig7a fig7b; do
+	[ -f "$D/$f-dctcp-oracle/runs.csv" ] && [ -f "$D/$f-dctcp-oracle-paper/runs.csv" ] || continue
+	d=$(oracle "$D/$f-dctcp-oracle/runs.csv"); p=$(oracle "$D/$f-dctcp-oracle-paper/runs.csv")
+	echo "$d|$p" | awk -F'|' -v l="$f" '{ printf "| %s (%s) | %s | %s, **%s** | %s, %s |\n", l, $1, $2, $3, $4, $7, $8 }'
 done
