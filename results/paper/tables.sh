@@ -98,12 +98,14 @@ printf '| 8 tree, degraded links, 30 / 50 / 80 Gbps | up to +20 %% in the worst 
 echo
 echo "| figure (REACT jobs) | oracle | default: REACT, captured | paper profile: REACT, captured |"
 echo "| --- | --- | --- | --- |"
+orow() { # label subset-directory (without -paper): a row where both profiles' exist
+	[ -f "$D/$2/runs.csv" ] && [ -f "$D/$2-paper/runs.csv" ] || return 0
+	d=$(oracle "$D/$2/runs.csv"); p=$(oracle "$D/$2-paper/runs.csv")
+	echo "$d|$p" | awk -F'|' -v l="$1" '{ printf "| %s (%s) | %s | %s, **%s** | %s, %s |\n", l, $1, $2, $3, $4, $7, $8 }'
+}
 for x in "fig5a:5(a), seeds 1-5" "fig5b:5(b), seeds 1-3" "fig12:12, seeds 1-3" "fig8:8, seeds 1-3" \
 	"fig6:6, seed 1, 0-3 shared hosts" "fig7a:7(a), seed 1" "fig7b:7(b), seed 1"; do
-	f=${x%%:*}; label=${x#*:}
-	[ -f "$D/$f-oracle/runs.csv" ] && [ -f "$D/$f-oracle-paper/runs.csv" ] || continue
-	d=$(oracle "$D/$f-oracle/runs.csv"); p=$(oracle "$D/$f-oracle-paper/runs.csv")
-	echo "$d|$p" | awk -F'|' -v l="$label" '{ printf "| %s (%s) | %s | %s, **%s** | %s, %s |\n", l, $1, $2, $3, $4, $7, $8 }'
+	orow "${x#*:}" "${x%%:*}-oracle"
 done
 
 for s in "" -paper; do
@@ -150,7 +152,5 @@ echo
 echo "| figure (REACT jobs), DCTCP | oracle | default: REACT, captured | paper profile: REACT, captured |"
 echo "| --- | --- | --- | --- |"
 for f in fig5a fig5b fig12 fig8 fig6 fig7a fig7b; do
-	[ -f "$D/$f-dctcp-oracle/runs.csv" ] && [ -f "$D/$f-dctcp-oracle-paper/runs.csv" ] || continue
-	d=$(oracle "$D/$f-dctcp-oracle/runs.csv"); p=$(oracle "$D/$f-dctcp-oracle-paper/runs.csv")
-	echo "$d|$p" | awk -F'|' -v l="$f" '{ printf "| %s (%s) | %s | %s, **%s** | %s, %s |\n", l, $1, $2, $3, $4, $7, $8 }'
+	orow "$f" "$f-dctcp-oracle"
 done
