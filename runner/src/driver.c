@@ -14,7 +14,8 @@ typedef struct jstate {
 	const react_pattern_t *fixed; /* baseline, and the controller's start */
 	react_pattern_t *owned;   /* the generated pattern when opts->fixed gives none */
 	int on;
-	int64_t epochs;
+	int64_t epochs;           /* measured: 0 .. epochs - 1 */
+	int keep;                 /* keep_running: goes on past them, unmeasured */
 	int64_t next;             /* next epoch expected from the backend */
 	uint64_t last_hash;
 	double *fct_buf;
@@ -35,35 +36,23 @@ static const react_pattern_t *cb_pattern_for(void *ctx, int32_t job, int64_t epo
 	if (job < 0 || job >= d->cfg->njobs || epoch < 0)
 		return NULL;
 	jstate_t *j = &d->js[job];
-	if (epoch >= j->epochs)
-		return NULL;
+	if (epoch >= j->epochs) {
+		/* keep_running: on while another job has measured epochs left */
+		int32_t k = 0;
+		if (j->keep)
+			for (; k < d->cfg->njobs; k++)
+				if (k != job && d->js[k].next < d->js[k].epochs)
+					break;
+		if (!j->keep || k == d->cfg->njobs)
+			return NULL;
+	}
 	return j->on ? react_ctl_pattern_for(j->ctl, epoch) : j->fixed;
 }
 
-static react_status_t cb_epoch_done(void *ctx, const react_epoch_report_t *rep)
+/* The record of one measured epoch. */
+static react_status_t record(dctx_t *d, jstate_t *j, const react_job_cfg_t *jc,
+                             const react_epoch_report_t *rep, double t)
 {
-	dctx_t *d = ctx;
-	react_status_t st;
-	if (!rep || rep->job < 0 || rep->job >= d->cfg->njobs || !rep->pattern || !rep->fct_s) {
-		snprintf(d->cb_err, sizeof d->cb_err, "driver: backend reported an epoch of an "
-		         "unknown job or without pattern/FCTs");
-		return REACT_EBACKEND;
-	}
-	jstate_t *j = &d->js[rep->job];
-	const react_job_cfg_t *jc = &d->cfg->jobs[rep->job];
-	if (rep->epoch != j->next || rep->epoch >= j->epochs) {
-		snprintf(d->cb_err, sizeof d->cb_err,
-		         "driver: job '%s': backend reported epoch %lld, expected epoch %lld",
-		         jc->name, (long long)rep->epoch, (long long)j->next);
-		return REACT_EBACKEND;
-	}
-	double t = rep->end_s - rep->start_s;
-	if (!(t > 0)) {
-		snprintf(d->cb_err, sizeof d->cb_err,
-		         "driver: job '%s' epoch %lld: collective time %g s, expected > 0", jc->name,
-		         (long long)rep->epoch, t);
-		return REACT_EBACKEND;
-	}
 	if (d->nrecs == d->cap) {
 		size_t nc = d->cap ? d->cap * 2 : 256;
 		react_epoch_rec_t *nr = realloc(d->recs, nc * sizeof *nr);
@@ -82,6 +71,38 @@ static react_status_t cb_epoch_done(void *ctx, const react_epoch_report_t *rep)
 	r->pattern_hash = h;
 	r->changed = rep->epoch > 0 && h != j->last_hash;
 	j->last_hash = h;
+	return REACT_OK;
+}
+
+static react_status_t cb_epoch_done(void *ctx, const react_epoch_report_t *rep)
+{
+	dctx_t *d = ctx;
+	react_status_t st;
+	if (!rep || rep->job < 0 || rep->job >= d->cfg->njobs || !rep->pattern || !rep->fct_s) {
+		snprintf(d->cb_err, sizeof d->cb_err, "driver: backend reported an epoch of an "
+		         "unknown job or without pattern/FCTs");
+		return REACT_EBACKEND;
+	}
+	jstate_t *j = &d->js[rep->job];
+	const react_job_cfg_t *jc = &d->cfg->jobs[rep->job];
+	if (rep->epoch != j->next || (rep->epoch >= j->epochs && !j->keep)) {
+		snprintf(d->cb_err, sizeof d->cb_err,
+		         "driver: job '%s': backend reported epoch %lld, expected epoch %lld",
+		         jc->name, (long long)rep->epoch, (long long)j->next);
+		return REACT_EBACKEND;
+	}
+	double t = rep->end_s - rep->start_s;
+	if (!(t > 0)) {
+		snprintf(d->cb_err, sizeof d->cb_err,
+		         "driver: job '%s' epoch %lld: collective time %g s, expected > 0", jc->name,
+		         (long long)rep->epoch, t);
+		return REACT_EBACKEND;
+	}
+	/* past a keep_running job's measured epochs the controller still sees
+	 * each epoch (it keeps deciding), but nothing is recorded */
+	int measured = rep->epoch < j->epochs;
+	if (measured && (st = record(d, j, jc, rep, t)) != REACT_OK)
+		return st;
 	j->next++;
 	if (j->on) {
 		react_decision_t dec;
@@ -93,7 +114,7 @@ static react_status_t cb_epoch_done(void *ctx, const react_epoch_report_t *rep)
 			return st;
 		}
 	}
-	if (d->opts && d->opts->on_epoch) {
+	if (measured && d->opts && d->opts->on_epoch) {
 		st = d->opts->on_epoch(d->opts->on_epoch_ctx, rep);
 		if (st != REACT_OK) {
 			snprintf(d->cb_err, sizeof d->cb_err, "driver: per-epoch hook failed: %s",
@@ -310,6 +331,7 @@ react_status_t react_drive(const react_backend_ops_t *be, const react_run_cfg_t 
 				goto fail;
 			}
 		js->epochs = jc->epochs;
+		js->keep = jc->keep_running != 0;
 		if (opts && opts->fixed && opts->fixed[j]) {
 			if ((st = fixed_ok(jc, opts->fixed[j], err, errlen)) != REACT_OK)
 				goto fail;
@@ -350,12 +372,26 @@ react_status_t react_drive(const react_backend_ops_t *be, const react_run_cfg_t 
 		}
 	}
 
+	/* a keep_running job runs until pattern_for ends it: epochs 0 to the
+	 * backend */
+	react_run_cfg_t bcfg = *cfg;
+	react_job_cfg_t *bjobs = malloc((size_t)cfg->njobs * sizeof *bjobs);
+	if (!bjobs) {
+		st = REACT_ENOMEM;
+		goto fail;
+	}
+	memcpy(bjobs, cfg->jobs, (size_t)cfg->njobs * sizeof *bjobs);
+	for (int32_t j = 0; j < cfg->njobs; j++)
+		if (d.js[j].keep)
+			bjobs[j].epochs = 0;
+	bcfg.jobs = bjobs;
 	react_driver_cb_t cb = {&d, cb_pattern_for, cb_epoch_done};
 	char berr[512] = "";
 	if (opts && opts->backend_state && be->run_prepared)
-		st = be->run_prepared(opts->backend_state, cfg, &cb, berr, sizeof berr);
+		st = be->run_prepared(opts->backend_state, &bcfg, &cb, berr, sizeof berr);
 	else
-		st = be->run(cfg, &cb, berr, sizeof berr);
+		st = be->run(&bcfg, &cb, berr, sizeof berr);
+	free(bjobs);
 	if (st != REACT_OK) {
 		if (d.cb_err[0])
 			snprintf(err, errlen, "%s", d.cb_err);
@@ -365,7 +401,7 @@ react_status_t react_drive(const react_backend_ops_t *be, const react_run_cfg_t 
 		goto fail;
 	}
 	for (int32_t j = 0; j < cfg->njobs; j++)
-		if (d.js[j].next != d.js[j].epochs) {
+		if (d.js[j].next < d.js[j].epochs || (!d.js[j].keep && d.js[j].next != d.js[j].epochs)) {
 			snprintf(err, errlen, "backend %s: job '%s' finished %lld of its %lld epochs",
 			         be->name, cfg->jobs[j].name, (long long)d.js[j].next,
 			         (long long)d.js[j].epochs);

@@ -113,8 +113,10 @@ static uint64_t config_fp(const react_config_t *cfg, int with_params)
 		fnv_dbl(&f, jc->start_s);
 		fnv_i64(&f, cfg->react_on[j]);
 		fnv_i64(&f, cfg->warmup[j]);
-		/* a pattern file's pattern (absent for generated ones, so that their
-		 * fingerprints stay what they were) */
+		/* keep_running and a pattern file's pattern: absent when unset, so
+		 * that the fingerprints of runs without them stay what they were */
+		if (jc->keep_running)
+			fnv_str(&f, "keep_running");
 		if (cfg->pattern && cfg->pattern[j]) {
 			fnv_str(&f, "pattern");
 			fnv_i64(&f, (int64_t)react_pattern_hash(cfg->pattern[j]));
@@ -781,6 +783,8 @@ static char *config_text(const react_config_t *cfg)
 		for (int32_t k = 0; k < jc->nranks; k++)
 			sb_printf(&b, " %d", (int)jc->hosts[k]);
 		sb_printf(&b, "\n");
+		if (jc->keep_running)
+			sb_printf(&b, "keep_running %s\n", jc->name);
 		if (cfg->pattern && cfg->pattern[j])
 			sb_printf(&b, "pattern %s file %s hash %016" PRIx64 "\n", jc->name,
 			          cfg->pattern_file && cfg->pattern_file[j] ? cfg->pattern_file[j] : "?",

@@ -52,6 +52,7 @@ enum { PL_SCALAR = 0, PL_HOSTS, PL_OVERLAP, PL_START };
 
 typedef struct job_spec {
 	sv_t name, ranks, collective, algorithm, message, epochs, warmup, compute_gap, start, react;
+	sv_t keep_running;        /* after its epochs, on while another job runs its */
 	sv_t pattern;             /* a pattern file instead of a generated algorithm */
 	int pl_form;
 	sv_t placement;           /* PL_SCALAR: random | contiguous */
@@ -395,7 +396,8 @@ static void spec_free(spec_t *sp)
 		job_spec_t *js = &sp->jobs[j];
 		sv_t *f[] = {&js->name, &js->ranks, &js->collective, &js->algorithm, &js->message,
 		             &js->epochs, &js->warmup, &js->compute_gap, &js->start, &js->react,
-		             &js->placement, &js->overlap, &js->shared, &js->pl_start, &js->pattern};
+		             &js->keep_running, &js->placement, &js->overlap, &js->shared,
+		             &js->pl_start, &js->pattern};
 		for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 			sv_clear(f[i]);
 		free(js->hosts);
@@ -529,7 +531,7 @@ static react_status_t walk_job(walk_t *w, const ynode_t *jn, int32_t j)
 {
 	static const char *const keys[] = {"name", "ranks", "placement", "collective", "algorithm",
 	                                   "message", "epochs", "warmup", "compute_gap", "start",
-	                                   "react", "pattern", NULL};
+	                                   "react", "keep_running", "pattern", NULL};
 	static const char *const plkeys[] = {"hosts", "overlap", "shared", "start", NULL};
 	spec_t *sp = w->sp;
 	job_spec_t *js = &sp->jobs[j];
@@ -572,6 +574,7 @@ static react_status_t walk_job(walk_t *w, const ynode_t *jn, int32_t j)
 	F(compute_gap, "compute_gap", VT_TIME, 0)
 	F(start, "start", VT_TIME, 0)
 	F(react, "react", VT_BOOL, 0)
+	F(keep_running, "keep_running", VT_BOOL, 0)
 	F(pattern, "pattern", VT_STR, 0)
 #undef F
 	/* A pattern file replaces the generated algorithm: not both (a --set of
@@ -962,7 +965,8 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 			job_spec_t *js = &sp->jobs[j];
 			sv_t *f[] = {&js->ranks, &js->collective, &js->algorithm, &js->message,
 			             &js->epochs, &js->warmup, &js->compute_gap, &js->start, &js->react,
-			             &js->placement, &js->shared, &js->pl_start, &js->pattern};
+			             &js->keep_running, &js->placement, &js->shared, &js->pl_start,
+			             &js->pattern};
 			for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 				if (f[i]->n > 1 && na < sizeof all / sizeof all[0])
 					all[na++] = f[i];
@@ -1033,7 +1037,8 @@ static react_status_t build_spec(const react_scenario_t *s, const ynode_t *root,
 			/* A known field that is not swept (e.g. after --set) gives no plot. */
 			static const char *const known[] = {
 				"seed", "backend", "ranks", "collective", "algorithm", "message", "epochs",
-				"warmup", "compute_gap", "start", "react", "placement", "shared", "transport",
+				"warmup", "compute_gap", "start", "react", "keep_running", "placement",
+				"shared", "transport",
 				"dtype", "check", "latency", "bandwidth", "p", "start_epoch", "pattern",
 				"ecmp_seed", NULL};
 			int is_known = strchr(pv[q]->vals[0], '.') != NULL;
@@ -1659,6 +1664,9 @@ react_status_t react_scenario_config(const react_scenario_t *s, size_t index,
 		int on = 1;
 		sc_parse_bool(pv(&pk, &js->react, "true"), &on);
 		c->react_on[j] = on;
+		int keep = 0;
+		sc_parse_bool(pv(&pk, &js->keep_running, "false"), &keep);
+		jc->keep_running = keep;
 		jc->nranks = (int32_t)nr;
 		if (!(jc->hosts = calloc((size_t)nr, sizeof *jc->hosts))) {
 			st = REACT_ENOMEM;

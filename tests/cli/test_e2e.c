@@ -427,3 +427,71 @@ Test(e2e, one_overlap_pass_lets_a_ring_beside_another_job_gain)
 	free(lon);
 	free(loff);
 }
+
+/* Mean epoch time of `job` in `mode` over epochs [from, to) of a run's
+ * epochs.csv; *n gets the number of that job's rows in that mode. */
+static double epoch_time(const char *csv, const char *mode, const char *job, int from, int to,
+                         int *n)
+{
+	char *t = slurp(csv), *line, *save = NULL, m[16], j[64];
+	double s = 0, ts;
+	int e, k = 0;
+	*n = 0;
+	for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%15[^,],%63[^,],%d,%*[^,],%lf", m, j, &e, &ts) == 4 &&
+		    !strcmp(m, mode) && !strcmp(j, job)) {
+			(*n)++;
+			if (e >= from && e < to) {
+				s += ts;
+				k++;
+			}
+		}
+	free(t);
+	cr_assert_gt(k, 0, "%s: no %s epochs of %s in [%d, %d)", csv, mode, job, from, to);
+	return s / k;
+}
+
+/* keep_running: fig6's ring (100 epochs, each about half the tree's) ends
+ * while the tree has run about 40 of its epochs; run on to the tree's end,
+ * it keeps congesting the tree there.  Its own 100 measured epochs are the
+ * same either way, nothing past them is recorded, and its controller goes
+ * on deciding past them. */
+Test(e2e, a_job_that_keeps_running_congests_the_other_to_its_end)
+{
+	char dir[4200], p[4400];
+	int n;
+	workdir("keep-running", dir, sizeof dir);
+	cr_assert_eq(react("sweep", SRC "/scenarios/paper/fig6.yaml", "--set", "seed=1", "--set",
+	                   "jobs.ring.placement.shared=4", "--set",
+	                   "jobs.ring.keep_running=[false,true]", "-o", dir, "--no-plot", "--quiet",
+	                   NULL),
+	             0, "%s", slurp(g_err));
+	/* c0000: keep_running false, c0001: true */
+	double late[2], mid[2], ring[2];
+	for (int c = 0; c < 2; c++) {
+		snprintf(p, sizeof p, "%s/runs/c000%d/epochs.csv", dir, c);
+		mid[c] = epoch_time(p, "baseline", "tree", 10, 30, &n);
+		cr_assert_eq(n, 100);
+		late[c] = epoch_time(p, "baseline", "tree", 80, 100, &n);
+		ring[c] = epoch_time(p, "baseline", "ring", 0, 100, &n);
+		cr_assert_eq(n, 100, "the ring has %d measured epochs, not 100", n);
+		epoch_time(p, "react", "ring", 0, 100, &n);
+		cr_assert_eq(n, 100, "the ring has %d measured epochs with REACT, not 100", n);
+	}
+	cr_assert_float_eq(ring[0], ring[1], 1e-12, "the ring's measured epochs differ: %g, %g s",
+	                   ring[0], ring[1]);
+	cr_assert_lt(late[0], 0.8 * mid[0], "alone, the tree's last epochs %g s, with the ring %g s",
+	             late[0], mid[0]);
+	cr_assert_gt(late[1], 0.9 * mid[1], "with the ring kept running, the tree's last epochs %g s, "
+	             "its early ones %g s", late[1], mid[1]);
+	snprintf(p, sizeof p, "%s/runs/c0001/decisions.jsonl", dir);
+	char *log = slurp(p);
+	const char *key = "\"job\":\"ring\",\"epoch\":";
+	int last = -1;
+	for (const char *q = strstr(log, key); q; q = strstr(q + 1, key))
+		last = atoi(q + strlen(key)) > last ? atoi(q + strlen(key)) : last;
+	cr_assert_geq(last, 100, "the ring's last decision at epoch %d", last);
+	free(log);
+	snprintf(p, sizeof p, "%s/runs/c0001/config.txt", dir);
+	assert_contains(p, "keep_running ring\n");
+}

@@ -272,6 +272,7 @@ Test(scenario, errors_name_file_and_line)
 	parse_fails(JOB "gpu: {colour: red}\n", "bad.yaml:4:", "unknown field 'colour' in gpu");
 	parse_fails(BASE, "bad.yaml:1:", "jobs");
 	parse_fails(BASE JOB "    react: maybe\n", "bad.yaml:5:", "true or false");
+	parse_fails(BASE JOB "    keep_running: 1x\n", "bad.yaml:5:", "jobs.a.keep_running");
 	parse_fails(BASE JOB "  - name: a\n    ranks: 2\n", "bad.yaml:5:", "no other job");
 	parse_fails(BASE JOB "  - name: b\n    placement: {overlap: zz, shared: 1}\n", "bad.yaml:6:",
 	            "earlier job");

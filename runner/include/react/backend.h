@@ -30,9 +30,14 @@ typedef struct react_job_cfg {
 	react_collective_t collective;
 	react_algorithm_t algorithm;
 	uint64_t message_bytes;
-	int64_t epochs;
+	int64_t epochs;            /* <= 0: until the driver's pattern_for gives NULL */
 	double compute_gap_s;      /* idle time between two epochs */
 	double start_s;            /* when the first epoch starts */
+	/* 1: after its `epochs` epochs the job goes on, unmeasured, while another
+	 * job still runs its own (scenario field keep_running).  Backends need
+	 * not read it: the epoch driver hands them epochs = 0 for such a job
+	 * (run until pattern_for returns NULL) and ends it itself. */
+	int keep_running;
 } react_job_cfg_t;
 
 /* `count` long-lived flows from host src to host dst over [start_s, end_s)
