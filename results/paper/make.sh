@@ -12,17 +12,27 @@
 # tar.xz (every configuration of these subsets; ORACLE_SEED=none: not);
 # spread a search from scratch over many cores with react sweep --mpi
 # (docs/mpi.md).
-#   results/paper/make.sh [-j N] [--no-oracle]   (from the repository root)
+#   results/paper/make.sh [-j N] [--no-oracle] [-s fig6,fig7a,...]
+#   (from the repository root; -s: only those figures' directories)
 set -eu
 j=2
 oracle=1
+only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-j) j=$2; shift 2 ;;
 	--no-oracle) oracle=0; shift ;;
-	*) echo "make.sh: unknown argument '$1' (expected -j N or --no-oracle)" >&2; exit 2 ;;
+	-s) only=",$2,"; shift 2 ;;
+	*) echo "make.sh: unknown argument '$1' (expected -j N, --no-oracle or -s FIGS)" >&2; exit 2 ;;
 	esac
 done
+figs="fig5a fig5b fig6 fig7a fig7b fig8 fig12"
+if [ -n "$only" ]; then
+	for f in $(echo "$only" | tr , ' '); do
+		case " $figs " in *" $f "*) ;; *) echo "make.sh: -s: '$f' is not one of: $figs" >&2; exit 2 ;; esac
+	done
+fi
+want() { case $only in "" | *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 cache=${ORACLE_CACHE:-results/paper/oracle-cache}
 seed=${ORACLE_SEED:-bench/decisions/oracle-cache.tar.xz}
 if [ $oracle = 1 ] && [ "$seed" != none ] && [ ! -f "$seed" ]; then
@@ -34,11 +44,13 @@ out=results/paper
 for prof in default paper; do
 	sfx=""; set_prof=""
 	[ $prof = paper ] && { sfx="-paper"; set_prof="--set params.profile=paper"; }
-	for f in fig5a fig5b fig6 fig7a fig7b fig8 fig12; do
+	for f in $figs; do
+		want $f || continue
 		rm -rf "$out/$f$sfx"
 		$R sweep scenarios/paper/$f.yaml -j "$j" -o "$out/$f$sfx" --quiet $set_prof >/dev/null
 	done
 	for f in fig5a fig5b fig12; do
+		want $f || continue
 		rm -rf "$out/$f-p0$sfx"
 		$R sweep scenarios/paper/$f.yaml -j "$j" -o "$out/$f-p0$sfx" --quiet $set_prof \
 			--set congestion.external.congested_pairs=0 --set congestion.external.p=0 >/dev/null
@@ -54,6 +66,7 @@ if [ $oracle = 1 ]; then
 			{ echo "make.sh: ORACLE_SEED: $seed: cannot unpack" >&2; exit 2; }
 	fi
 	while read -r f sets; do
+		want $f || continue
 		for prof in default paper; do
 			sfx=""; set_prof=""
 			[ $prof = paper ] && { sfx="-paper"; set_prof="--set params.profile=paper"; }
