@@ -1,7 +1,8 @@
 /*
  * tests/ns3/test_ns3.c - the ns-3 packet-level backend: DCTCP engages in an
  * incast, flow-hash ECMP, a tree AllReduce epoch against the alpha-beta
- * model, determinism, and the backend contract (errors, pattern changes).
+ * model, determinism, the backend contract (errors, pattern changes), and a
+ * job kept running beside another on every simulation backend.
  */
 #include <criterion/criterion.h>
 
@@ -437,4 +438,60 @@ Test(ns3, pattern_file_job, .timeout = 60 * REACT_TEST_TIME_SCALE)
 	react_pattern_destroy(p);
 	unlink(path);
 	rmdir(dir);
+}
+
+/* keep_running on every simulation backend, through the epoch driver: two
+ * jobs sharing two hosts of a star; the second runs 2 measured epochs and,
+ * kept running, goes on until the first has run its 6.  The first job's
+ * first epoch (beside b either way) is the same in both runs; its last is
+ * much faster than that when b has stopped, and well slower than that when
+ * b runs on (ns-3 and DCTCP: the first epoch also grows the windows, so it
+ * is not the congested level itself).  The second job's records are its 2
+ * measured epochs either way. */
+static void two_jobs(const react_backend_ops_t *be, const react_topology_t *t, int keep,
+                     double *first_time, double *last_time, size_t *nrec2)
+{
+	int32_t h1[4] = {0, 1, 2, 3}, h2[4] = {2, 3, 4, 5};
+	react_job_cfg_t jobs[2] = {
+	    {.name = "a", .nranks = 4, .hosts = h1, .collective = REACT_COLL_ALLREDUCE,
+	     .algorithm = REACT_ALGO_TREE, .message_bytes = 2000000, .epochs = 6},
+	    {.name = "b", .nranks = 4, .hosts = h2, .collective = REACT_COLL_ALLREDUCE,
+	     .algorithm = REACT_ALGO_RING, .message_bytes = 2000000, .epochs = 2,
+	     .keep_running = keep}};
+	react_run_cfg_t cfg = {.topo = t, .njobs = 2, .jobs = jobs, .ecmp_ports = 4, .mtu = 9000,
+	                       .seed = 1};
+	react_drive_result_t *r = NULL;
+	char err[512] = "";
+	cr_assert_eq(react_drive(be, &cfg, NULL, &r, err, sizeof err), REACT_OK, "%s: %s",
+	             be->name, err);
+	cr_assert_eq(r->nrecs, 8, "%s: %zu records", be->name, r->nrecs);
+	*first_time = r->recs[0].time_s;
+	*last_time = r->recs[5].time_s;
+	*nrec2 = 0;
+	for (size_t i = 0; i < r->nrecs; i++)
+		*nrec2 += r->recs[i].job == 1;
+	react_drive_result_destroy(r);
+}
+
+Test(ns3, keep_running_on_every_simulation_backend, .timeout = 120 * REACT_TEST_TIME_SCALE)
+{
+	react_topology_t *t = NULL;
+	cr_assert_eq(react_topo_star(8, 100e9, 1e-6, &t), REACT_OK);
+	const react_backend_ops_t *bes[3] = {&react_backend_flow, &react_backend_dctcp,
+	                                     &react_backend_ns3};
+	for (int b = 0; b < 3; b++) {
+		double f0, l0, f1, l1;
+		size_t n0, n1;
+		two_jobs(bes[b], t, 0, &f0, &l0, &n0);
+		two_jobs(bes[b], t, 1, &f1, &l1, &n1);
+		cr_expect_eq(n0, 2);
+		cr_expect_eq(n1, 2);
+		cr_expect_float_eq(f0, f1, 1e-12, "%s: the first epochs differ: %g, %g s",
+		                   bes[b]->name, f0, f1);
+		cr_expect_lt(l0, 0.8 * f0, "%s: alone, job a's last epoch %g s, its first %g s",
+		             bes[b]->name, l0, f0);
+		cr_expect_gt(l1, 1.25 * l0, "%s: job a's last epoch %g s beside b kept running, %g s "
+		             "alone", bes[b]->name, l1, l0);
+	}
+	react_topology_destroy(t);
 }
