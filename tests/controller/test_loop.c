@@ -920,6 +920,62 @@ Test(loop, congestion_that_ends_brings_the_jobs_own_pattern_back)
 	free(on_log);
 }
 
+/* Congestion that stays (the pair of the job's own first flow, both ways,
+ * at a third of its rate the whole run): the pattern REACT moves to does
+ * not use the pair, the flags go quiet, and return_after tries the job's
+ * own pattern, which is as slow as ever.
+ * With early_revert 3 the try is reverted after 3 of its 6 epochs; with 0,
+ * after all 6.  *tries: the job's own pattern's tries; the epochs it ran
+ * in return. */
+static int hidden_spell_epochs(int early_revert, int *tries, char **log)
+{
+	react_pattern_t *g;
+	react_params_t prm;
+	net_t n = {0};
+	react_ctl_t *c;
+	int nrev, nchg, ran = 0;
+	size_t len = 0;
+	FILE *lf = open_memstream(log, &len);
+	const int E = 200;
+	loop_params(&prm);
+	prm.early_revert = early_revert;
+	prm.return_after = 1; /* the first change hides the pair: a spell of one batch */
+	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &g), REACT_OK);
+	n.N = 16;
+	n.slow = malloc(16 * 16 * sizeof *n.slow);
+	for (int i = 0; i < 16 * 16; i++)
+		n.slow[i] = 1.0;
+	n.slow[g->flows[0].src * 16 + g->flows[0].dst] = 3.0;
+	n.slow[g->flows[0].dst * 16 + g->flows[0].src] = 3.0;
+	c = drive(g, &prm, &n, E, lf, &nrev, &nchg);
+	for (int64_t e = 1; e < E; e++)
+		ran += react_pattern_equal(react_ctl_pattern_for(c, e), g);
+	fclose(lf);
+	*tries = 0;
+	for (char *q = *log; (q = strstr(q, "the job's own pattern under test")) != NULL; q++)
+		(*tries)++;
+	react_ctl_destroy(c);
+	free(n.slow);
+	react_pattern_destroy(g);
+	return ran;
+}
+
+Test(loop, a_try_of_the_jobs_own_pattern_clearly_slower_is_reverted_early)
+{
+	int t3, t0;
+	char *l3 = NULL, *l0 = NULL;
+	int e3 = hidden_spell_epochs(3, &t3, &l3), e0 = hidden_spell_epochs(0, &t0, &l0);
+	cr_assert_geq(t3, 1, "the job's own pattern was never tried:\n%s", l3);
+	cr_assert_eq(t3, t0, "%d tries with early_revert 3, %d with 0", t3, t0);
+	cr_assert(strstr(l3, "the job's own pattern: slower than the base's sample"), "%s", l3);
+	cr_assert(strstr(l3, "(early_revert)"), "no early revert:\n%s", l3);
+	cr_assert_null(strstr(l0, "(early_revert)"));
+	cr_assert_lt(e3, e0, "the job's own pattern ran %d epochs with early_revert 3, %d with 0",
+	             e3, e0);
+	free(l3);
+	free(l0);
+}
+
 /* return_after over many random runs: generators, sizes, the congested
  * rank, the epoch the congestion ends and per-FCT noise drawn at random.
  * Every pattern handed out passes the check, the job's own pattern among

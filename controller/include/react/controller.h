@@ -93,8 +93,9 @@ typedef struct react_params {
 	                      * without it, the job's own pattern is tried once and kept
 	                      * unless slower than the base (0: off; paper 0) */
 	int early_revert;    /* welch rule: after this many epochs of a test batch, a change
-	                      * whose gain is below 0 at `early_confidence` is reverted
-	                      * without the batch's other epochs (0: off; paper 0) */
+	                      * (return_after's try of the job's own pattern too) whose
+	                      * gain is below 0 at `early_confidence` is reverted without
+	                      * the batch's other epochs (0: off; paper 0) */
 	double early_confidence; /* the one-sided confidence of that look */
 } react_params_t;
 

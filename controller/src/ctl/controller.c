@@ -545,12 +545,14 @@ static double welch_gain(react_ctl_t *c, const double *x, int n, double conf, do
 /* early_revert: G1 under test has run c->nb epochs of its batch (after
  * c->test_n of earlier ones); its gain over the base's sample is below 0
  * at early_confidence, so the batch's other epochs would only confirm a
- * revert.  The job's own pattern (return_after) and the paper's rule are
+ * revert.  The job's own pattern tried by return_after too: it is kept
+ * unless slower, and one clearly slower after c->nb epochs is slower (a
+ * spell the base's pattern hid, not one that ended).  The paper's rule is
  * judged on whole batches. */
 static int early_slower(react_ctl_t *c, const react_pattern_t *ran)
 {
 	double lo, hi;
-	if (!c->test || ran != c->test || c->test_return || c->p.keep_rule != REACT_KEEP_WELCH)
+	if (!c->test || ran != c->test || c->p.keep_rule != REACT_KEEP_WELCH)
 		return 0;
 	/* room for the whole batch: end_batch copies it there again */
 	memcpy(c->test_times + c->test_n, c->btime, (size_t)c->nb * sizeof *c->test_times);
