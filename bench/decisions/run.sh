@@ -60,6 +60,9 @@
 #             algorithms no default was chosen on, ring and rhd
 #             (Rabenseifner); seed 1..3, p {2, 4}, congested_pairs {2, 4}
 #                                                               (24)
+#   fig5a-size  fig5a's network and congestion with messages of 2 MB and
+#             200 MB instead of 20 MB (no default was chosen on them);
+#             seed 1..3, p {2, 4}, congested_pairs {2, 4}        (24)
 #   fig7a     two 16-rank ring AllReduce jobs on the 720-host Alibaba
 #             network, congested only by each other and their own ECMP
 #             collisions; REACT on job 1, or on both; seed 1..3  (6,
@@ -101,8 +104,8 @@ while getopts "j:b:o:w:B:O:S:HVqs:tNC:" opt; do
 	esac
 done
 for x in $(echo "$only" | tr ',' ' '); do
-	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset | fig5a-allreduce | fig7a | fig6) ;;
-	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8, fig5a-onset, fig5a-allreduce, fig7a or fig6)" >&2; exit 2 ;;
+	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset | fig5a-allreduce | fig5a-size | fig7a | fig6) ;;
+	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8, fig5a-onset, fig5a-allreduce, fig5a-size, fig7a or fig6)" >&2; exit 2 ;;
 	esac
 done
 case $backend in
@@ -199,6 +202,8 @@ sweep fig5a-onset fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
 sweep fig5a-allreduce fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
 	--set congestion.external.congested_pairs=$apairs --set jobs.tree.collective=allreduce \
 	--set 'jobs.tree.algorithm=[ring,rhd]'
+sweep fig5a-size fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
+	--set congestion.external.congested_pairs=$apairs --set 'jobs.tree.message=[2MB,200MB]'
 sweep fig7a fig7a --set seed=$seeds3
 sweep fig6 fig6 --set seed=$seeds3 --set jobs.ring.placement.shared=$shared
 
