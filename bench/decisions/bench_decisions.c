@@ -18,9 +18,16 @@
  *                   external flow, no degraded link and no other job on the
  *                   network: p = 0) where present
  *   reverted epochs epochs >= warm-up of the REACT run (epochs.csv) that ran a
- *                   pattern the controller later reverted (decisions.jsonl
- *                   lines with "action" revert, revert+change or
- *                   revert-best name it in "pattern_hash")
+ *                   try the controller later reverted: a stretch of epochs
+ *                   on one pattern counts when a decisions.jsonl line with
+ *                   "action" revert, revert+change or revert-best names
+ *                   that pattern ("pattern_hash", the pattern its batch
+ *                   ran) at an epoch inside the stretch, or, for the
+ *                   stretch the measured epochs end in (a job kept
+ *                   running), at a later epoch with that pattern running
+ *                   until then and not kept before; a pattern that ran
+ *                   long as the base and was tried again later and
+ *                   reverted (return_after) counts only for that try
  *   churn           pattern changes per 100 epochs in the second half of
  *                   the REACT run
  *   settled at      mean over runs of the epoch after which the pattern never
@@ -126,10 +133,19 @@ static int read_config(const char *dir, const char *id, const char *job, long *w
 	return 0;
 }
 
-/* Hashes of the patterns job reverted, from decisions.jsonl; also feeds
- * the estimate-vs-observation correlation. */
+/* One decisions.jsonl line of a job: its epoch, the pattern its batch ran
+ * and whether it reverted (D_REVERT) or kept (D_KEEP) that pattern. */
+enum { D_OTHER = 0, D_REVERT, D_KEEP };
+typedef struct dline {
+	long epoch;
+	unsigned long long hash;
+	int kind;
+} dline_t;
+
+/* The job's decision lines, from decisions.jsonl; also feeds the
+ * estimate-vs-observation correlation. */
 static int read_decisions(const char *dir, const char *id, const char *job, acc_t *a,
-                          unsigned long long **rev, size_t *nrev)
+                          dline_t **rev, size_t *nrev)
 {
 	char p[4400];
 	snprintf(p, sizeof p, "%s/runs/%s/decisions.jsonl", dir, id);
@@ -162,19 +178,27 @@ static int read_decisions(const char *dir, const char *id, const char *job, acc_
 		}
 		a->lines++;
 		const char *act = json_string_value(json_object_get(o, "action"));
-		/* every action that leaves the pattern that ran: a revert to the
-		 * base, one replaced at once by the next candidate, and one to the
-		 * best pattern observed */
-		if (act && (!strcmp(act, "revert") || !strcmp(act, "revert+change") ||
-		            !strcmp(act, "revert-best"))) {
-			const char *h = json_string_value(json_object_get(o, "pattern_hash"));
-			if (h) {
-				unsigned long long *nr = realloc(*rev, (*nrev + 1) * sizeof *nr);
-				if (nr) {
-					*rev = nr;
-					(*rev)[(*nrev)++] = strtoull(h, NULL, 16);
-				}
+		const char *h = json_string_value(json_object_get(o, "pattern_hash"));
+		json_t *ep = json_object_get(o, "epoch");
+		if (h && json_is_integer(ep)) {
+			dline_t *nr = realloc(*rev, (*nrev + 1) * sizeof *nr);
+			if (!nr) {
+				json_decref(o);
+				free(line);
+				fclose(f);
+				return -1;
 			}
+			*rev = nr;
+			dline_t *d = &(*rev)[(*nrev)++];
+			d->epoch = (long)json_integer_value(ep);
+			d->hash = strtoull(h, NULL, 16);
+			/* every action that leaves the pattern that ran: a revert to
+			 * the base, one replaced at once by the next candidate, and
+			 * one to the best pattern observed */
+			d->kind = act && (!strcmp(act, "revert") || !strcmp(act, "revert+change") ||
+			                  !strcmp(act, "revert-best"))
+			              ? D_REVERT
+			              : act && !strncmp(act, "keep", 4) ? D_KEEP : D_OTHER;
 		}
 		json_t *e = json_object_get(o, "change_est_gain"), *g = json_object_get(o, "change_obs_gain");
 		/* a change's final verdict (keep or revert), over its whole
@@ -198,10 +222,33 @@ static int read_decisions(const char *dir, const char *id, const char *job, acc_
 	return 0;
 }
 
+/* Whether the stretch of epochs [s, e] on pattern h ended in a revert of
+ * it: a revert line of h inside it, or, for the stretch the measured epochs
+ * end in (open), the first line after e that does not run h or that
+ * reverts or keeps it being a revert of h. */
+static int stretch_reverted(const dline_t *d, size_t nd, unsigned long long h, long s, long e,
+                            int open)
+{
+	for (size_t k = 0; k < nd; k++)
+		if (d[k].kind == D_REVERT && d[k].hash == h && d[k].epoch >= s && d[k].epoch <= e)
+			return 1;
+	if (!open)
+		return 0;
+	for (size_t k = 0; k < nd; k++) {
+		if (d[k].epoch <= e)
+			continue;
+		if (d[k].hash != h || d[k].kind == D_KEEP)
+			return 0;
+		if (d[k].kind == D_REVERT)
+			return 1;
+	}
+	return 0;
+}
+
 static int do_run(const char *dir, const char *id, const char *job, acc_t *a, long warmup)
 {
 	char p[4400], err[1024];
-	unsigned long long *rev = NULL;
+	dline_t *rev = NULL;
 	size_t nrev = 0;
 	if (read_decisions(dir, id, job, a, &rev, &nrev) != 0)
 		return -1;
@@ -216,18 +263,36 @@ static int do_run(const char *dir, const char *id, const char *job, acc_t *a, lo
 	for (size_t i = 0; i < t->n; i++)
 		if (!strcmp(t->rows[i].mode, "react") && !strcmp(t->rows[i].job, job))
 			n++;
+	/* the job's REACT rows in epoch order (epochs.csv: by job, then epoch) */
+	const react_epoch_row_t **rows = malloc((n ? (size_t)n : 1) * sizeof *rows);
+	if (!rows) {
+		react_epoch_table_destroy(t);
+		free(rev);
+		return -1;
+	}
+	long m = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->rows[i].mode, "react") && !strcmp(t->rows[i].job, job))
+			rows[m++] = &t->rows[i];
+	for (long i = 0; i < m;) {
+		long k = i;
+		while (k + 1 < m && rows[k + 1]->pattern_hash == rows[i]->pattern_hash &&
+		       rows[k + 1]->epoch == rows[k]->epoch + 1)
+			k++;
+		int r = stretch_reverted(rev, nrev, rows[i]->pattern_hash, rows[i]->epoch,
+		                         rows[k]->epoch, k == m - 1);
+		for (long q = i; q <= k; q++)
+			if (rows[q]->epoch >= warmup) {
+				a->meas_epochs++;
+				a->reverted_epochs += r;
+			}
+		i = k + 1;
+	}
+	free(rows);
 	for (size_t i = 0; i < t->n; i++) {
 		const react_epoch_row_t *r = &t->rows[i];
 		if (strcmp(r->mode, "react") || strcmp(r->job, job))
 			continue;
-		if (r->epoch >= warmup) {
-			a->meas_epochs++;
-			for (size_t k = 0; k < nrev; k++)
-				if (rev[k] == r->pattern_hash) {
-					a->reverted_epochs++;
-					break;
-				}
-		}
 		if (r->epoch >= n / 2) {
 			a->half_epochs++;
 			a->half_changes += r->changed;

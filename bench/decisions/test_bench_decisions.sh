@@ -8,7 +8,9 @@
 # The correlation of estimated and observed gain is over the changes'
 # verdicts, an extension's interim line not counted again.
 # A job beside another job (fig7a: two rings, no external flow) is counted
-# as congested, not among the runs at p = 0.
+# as congested, not among the runs at p = 0.  Reverted epochs count the
+# tries later reverted, not a pattern's epochs as the base (a hand-made
+# set).
 # usage: test_bench_decisions.sh PATH/TO/react PATH/TO/bench-decisions SOURCE_ROOT
 set -u
 R="$1"
@@ -44,6 +46,35 @@ grep -q "over $judged changes ([0-9]* of [0-9]* decision lines carry change_est_
 "$BD" --name two "$T/two" >"$T/out" 2>&1 || fail "bench-decisions exited $? on fig7a"
 grep -q '^two: 1 REACT runs$' "$T/out" || fail "fig7a: not 1 REACT run"
 grep -q 'without congestion' "$T/out" && fail "a job beside another job counted as uncongested"
+# reverted epochs are those of tries later reverted, not every epoch of a
+# pattern that was reverted once: a hand-made set of 3 runs, 100 epochs,
+# warm-up 25.  c0000: the job's own pattern a runs 0-59, b from 60 (kept),
+# a tried again at 80-85 (return_after) and reverted: 6 epochs, not the 35
+# a ran as the base.  c0001: c tried at 95, the measured epochs end, c
+# reverted at 101 (a job kept running): 5.  c0002: the same, but kept: 0.
+mk() { # id: epochs.csv rows from "first last hash" triples, then decisions
+	d="$T/h/runs/$1"; mkdir -p "$d"; shift
+	printf 'backend flow\njob j ranks 8 allreduce tree message 20000000 epochs 100 warmup 25 react 1 hosts 0 1 2 3 4 5 6 7\nexternal 0 -> 9 x 2\n' >"$d/config.txt"
+	echo "mode,job,epoch,start_s,time_s,algbw_gbps,pattern_hash,changed" >"$d/epochs.csv"
+	while [ "$1" != -- ]; do
+		e=$1; while [ "$e" -le "$2" ]; do
+			c=0; [ "$e" = "$1" ] && [ "$e" != 0 ] && c=1
+			echo "react,j,$e,$e,0.01,2.0,$3,$c" >>"$d/epochs.csv"; e=$((e + 1))
+		done; shift 3
+	done; shift
+	: >"$d/decisions.jsonl"
+	while [ $# -gt 0 ]; do
+		echo "{\"job\":\"j\",\"epoch\":$1,\"pattern_hash\":\"$2\",\"action\":\"$3\"}" >>"$d/decisions.jsonl"; shift 3
+	done
+}
+A=00000000000000a0; B=00000000000000b0; C=00000000000000c0
+mk c0000 0 59 $A 60 79 $B 80 85 $A 86 99 $B -- 59 $A change 65 $B keep 79 $B change 85 $A revert
+mk c0001 0 94 $A 95 99 $C -- 94 $A change 101 $C revert
+mk c0002 0 94 $A 95 99 $C -- 94 $A change 101 $C keep
+{ echo "id,job,react,improvement_mean_pct"
+  for i in 0 1 2; do echo "c000$i,j,1,1.0"; done; } >"$T/h/runs.csv"
+"$BD" --name h "$T/h" >"$T/out" 2>&1 || fail "bench-decisions exited $? on the hand-made set"
+grep -q 'later reverted: 4.89 % (11 of 225)$' "$T/out" || fail "reverted epochs are not 6 + 5 of 225"
 # a runs.csv without improvement_mean_pct
 mkdir -p "$T/bad" && echo "id,job,react" > "$T/bad/runs.csv" && echo "c0000,j,1" >> "$T/bad/runs.csv"
 "$BD" "$T/bad" >"$T/out" 2>&1 && fail "accepted a runs.csv without improvement_mean_pct"
