@@ -5,7 +5,10 @@
  * gets one react_ctl_t (its patterns come from the controller, each finished
  * epoch's FCTs are fed back to it); a job with REACT off runs its generated
  * pattern unchanged.  Every finished epoch is recorded (react_epoch_rec_t);
- * after the run each job is summarised over its epochs after warm-up.
+ * after the run each job is summarised over its epochs after warm-up.  A job
+ * with keep_running goes on past its epochs while another job still runs
+ * its own: those epochs reach its controller but are not recorded, and the
+ * per-epoch hook (on_epoch) does not see them.
  *
  *     react_drive_result_t *r;
  *     react_drive(&react_backend_flow, &cfg->run, &opts, &r, err, sizeof err);
