@@ -259,28 +259,24 @@ static int do_run(const char *dir, const char *id, const char *job, acc_t *a, lo
 		free(rev);
 		return -1;
 	}
-	long n = 0, last = 0;
-	for (size_t i = 0; i < t->n; i++)
-		if (!strcmp(t->rows[i].mode, "react") && !strcmp(t->rows[i].job, job))
-			n++;
 	/* the job's REACT rows in epoch order (epochs.csv: by job, then epoch) */
-	const react_epoch_row_t **rows = malloc((n ? (size_t)n : 1) * sizeof *rows);
+	const react_epoch_row_t **rows = malloc((t->n ? t->n : 1) * sizeof *rows);
 	if (!rows) {
 		react_epoch_table_destroy(t);
 		free(rev);
 		return -1;
 	}
-	long m = 0;
+	long n = 0, last = 0;
 	for (size_t i = 0; i < t->n; i++)
 		if (!strcmp(t->rows[i].mode, "react") && !strcmp(t->rows[i].job, job))
-			rows[m++] = &t->rows[i];
-	for (long i = 0; i < m;) {
+			rows[n++] = &t->rows[i];
+	for (long i = 0; i < n;) {
 		long k = i;
-		while (k + 1 < m && rows[k + 1]->pattern_hash == rows[i]->pattern_hash &&
+		while (k + 1 < n && rows[k + 1]->pattern_hash == rows[i]->pattern_hash &&
 		       rows[k + 1]->epoch == rows[k]->epoch + 1)
 			k++;
 		int r = stretch_reverted(rev, nrev, rows[i]->pattern_hash, rows[i]->epoch,
-		                         rows[k]->epoch, k == m - 1);
+		                         rows[k]->epoch, k == n - 1);
 		for (long q = i; q <= k; q++)
 			if (rows[q]->epoch >= warmup) {
 				a->meas_epochs++;
@@ -288,11 +284,8 @@ static int do_run(const char *dir, const char *id, const char *job, acc_t *a, lo
 			}
 		i = k + 1;
 	}
-	free(rows);
-	for (size_t i = 0; i < t->n; i++) {
-		const react_epoch_row_t *r = &t->rows[i];
-		if (strcmp(r->mode, "react") || strcmp(r->job, job))
-			continue;
+	for (long i = 0; i < n; i++) {
+		const react_epoch_row_t *r = rows[i];
 		if (r->epoch >= n / 2) {
 			a->half_epochs++;
 			a->half_changes += r->changed;
@@ -300,6 +293,7 @@ static int do_run(const char *dir, const char *id, const char *job, acc_t *a, lo
 		if (r->changed && r->epoch > last)
 			last = r->epoch;
 	}
+	free(rows);
 	a->runs++;
 	a->sum_settle += (double)last;
 	a->sum_len += (double)n;
