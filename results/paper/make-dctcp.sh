@@ -14,28 +14,21 @@
 #   -p: one profile's directories only, e.g. after a change of the
 #   defaults, which the paper profile does not run)
 set -eu
+. "$(dirname "$0")/figs.sh"
 j=2
 oracle=1
-only=
 profs="default paper"
 while [ $# -gt 0 ]; do
 	case $1 in
 	-j) j=$2; shift 2 ;;
 	--no-oracle) oracle=0; shift ;;
-	-s) only=",$2,"; shift 2 ;;
+	-s) figs_only make-dctcp.sh "$2"; shift 2 ;;
 	-p) case $2 in default | paper) profs=$2 ;;
 	    *) echo "make-dctcp.sh: -p: '$2' is not a profile (expected default or paper)" >&2; exit 2 ;; esac
 	    shift 2 ;;
 	*) echo "make-dctcp.sh: unknown argument '$1' (expected -j N, --no-oracle, -s FIGS or -p PROFILE)" >&2; exit 2 ;;
 	esac
 done
-figs="fig5a fig5b fig6 fig7a fig7b fig8 fig12"
-if [ -n "$only" ]; then
-	for f in $(echo "$only" | tr , ' '); do
-		case " $figs " in *" $f "*) ;; *) echo "make-dctcp.sh: -s: '$f' is not one of: $figs" >&2; exit 2 ;; esac
-	done
-fi
-want() { case $only in "" | *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 cache=${ORACLE_CACHE:-results/paper/oracle-cache-dctcp}
 R=build/react
 out=results/paper

@@ -15,24 +15,17 @@
 #   results/paper/make.sh [-j N] [--no-oracle] [-s fig6,fig7a,...]
 #   (from the repository root; -s: only those figures' directories)
 set -eu
+. "$(dirname "$0")/figs.sh"
 j=2
 oracle=1
-only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-j) j=$2; shift 2 ;;
 	--no-oracle) oracle=0; shift ;;
-	-s) only=",$2,"; shift 2 ;;
+	-s) figs_only make.sh "$2"; shift 2 ;;
 	*) echo "make.sh: unknown argument '$1' (expected -j N, --no-oracle or -s FIGS)" >&2; exit 2 ;;
 	esac
 done
-figs="fig5a fig5b fig6 fig7a fig7b fig8 fig12"
-if [ -n "$only" ]; then
-	for f in $(echo "$only" | tr , ' '); do
-		case " $figs " in *" $f "*) ;; *) echo "make.sh: -s: '$f' is not one of: $figs" >&2; exit 2 ;; esac
-	done
-fi
-want() { case $only in "" | *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 cache=${ORACLE_CACHE:-results/paper/oracle-cache}
 seed=${ORACLE_SEED:-bench/decisions/oracle-cache.tar.xz}
 if [ $oracle = 1 ] && [ "$seed" != none ] && [ ! -f "$seed" ]; then
