@@ -39,12 +39,13 @@ static void oracle_usage(FILE *f)
 	        "                         search options match; store new ones there\n"
 	        "  --oracle-opt KEY=VALUE a search knob (default): exhaustive_max_ranks (9),\n"
 	        "                         screen_epochs (10), keep (96), climb_starts (3),\n"
-	        "                         climb_evals (2000), pair_keep (8), pair_screens\n"
-	        "                         (20000), local_starts (4), local_evals (400),\n"
-	        "                         local_patience (60), rounds (1), equiv_max_ranks\n"
-	        "                         (256), seed (1), screen_full (0), proxy (none:\n"
-	        "                         flow or dctcp searches there and runs the\n"
-	        "                         proxy_keep (16) best on --backend)\n"
+	        "                         climb_evals (2000), climb_many (4: x climb_evals\n"
+	        "                         for rings, rhd and ring AllGather), pair_keep (8),\n"
+	        "                         pair_screens (20000), local_starts (4), local_evals\n"
+	        "                         (400), local_patience (60), rounds (1),\n"
+	        "                         equiv_max_ranks (256), seed (1), screen_full (0),\n"
+	        "                         proxy (none: flow or dctcp searches there and\n"
+	        "                         runs the proxy_keep (16) best on --backend)\n"
 	        "  --quiet                no progress on stderr\n"
 	        "exit: 0 done, 2 bad input or a failed run\n");
 }
@@ -135,6 +136,31 @@ int cli_oracle_files(const char *cmd, const react_backend_ops_t *be, const react
 			goto nomem;
 		if (f)
 			*from = cache;
+	}
+	/* stored before climb_many and ended inside the old budget: the same
+	 * search; kept in the cache under the current fingerprint */
+	if (!f && dir) {
+		if (react_oracle_files_load_within(dir, cfg, &o, &f) != REACT_OK)
+			goto nomem;
+		if (f)
+			*from = dir;
+	}
+	if (!f && cache) {
+		char odir[4400];
+		react_oracle_opts_t one = o;
+		one.climb_many = 1;
+		snprintf(odir, sizeof odir, "%.4000s/%016" PRIx64, cache,
+		         react_oracle_fingerprint(cfg, &one));
+		if (react_oracle_files_load_within(odir, cfg, &o, &f) != REACT_OK)
+			goto nomem;
+		if (f) {
+			*from = cache;
+			if (react_oracle_files_write(cdir, cfg, f, err, sizeof err) != REACT_OK) {
+				fprintf(stderr, "react %s: oracle cache: %s\n", cmd, err);
+				react_oracle_files_destroy(f);
+				return 2;
+			}
+		}
 	}
 	if (!f) {
 		oprog_t pg = {cfg, cli_now_s(), 0, NULL, 0, isatty(2), quiet, 0};

@@ -50,6 +50,7 @@ void react_oracle_opts_default(react_oracle_opts_t *o)
 	o->keep = 96;
 	o->climb_starts = 3;
 	o->climb_evals = 2000;
+	o->climb_many = 4;
 	o->pair_keep = 8;
 	o->pair_screens = 20000;
 	o->graph_rounds = 1;
@@ -80,6 +81,7 @@ static const knob_t knobs[] = {
 	K32(keep, 1, 1000000),
 	K32(climb_starts, 0, 1000000),
 	K64(climb_evals, 0, INT64_MAX),
+	K32(climb_many, 1, 1000000),
 	K32(pair_keep, 0, 1000000),
 	K64(pair_screens, 1, INT64_MAX),
 	K32(graph_rounds, 0, 1000),
@@ -179,6 +181,50 @@ int react_perm_next(react_rank_t *a, int32_t n)
 
 /* ---- fingerprint ---- */
 
+/* 1 when pattern p is searched exhaustively and has more chunk graphs than
+ * step 3 permutes (rings, rhd, ring AllGather): its steps 2-5 get
+ * climb_many x climb_evals evaluations.  Each move of their climb is
+ * chosen from the largest neighbourhood (position and global swaps of N
+ * graphs), and on ring AllGather 2000 evaluations ended the climb far from
+ * its optimum, below the patterns REACT ran (docs/oracle.md, "Budget"). */
+static int many_graphs(const react_oracle_opts_t *o, const react_pattern_t *p)
+{
+	return p->nranks <= o->exhaustive_max_ranks && react_pattern_ngraphs(p) > o->graph_max;
+}
+
+/* 1 when cfg's one REACT job has such a pattern (its pattern file's, else
+ * the generated one; one that cannot be made counts as not: the search
+ * then fails on it).  With several REACT jobs the coordinate search keeps
+ * climb_evals per job and round: its cost is already that many times. */
+static int many_graphs_cfg(const react_config_t *cfg, const react_oracle_opts_t *o)
+{
+	int32_t searched = 0;
+	for (int32_t j = 0; j < cfg->run.njobs; j++)
+		searched += cfg->react_on[j] != 0;
+	if (searched != 1)
+		return 0;
+	for (int32_t j = 0; j < cfg->run.njobs; j++) {
+		const react_job_cfg_t *jc = &cfg->run.jobs[j];
+		react_pattern_t *p = NULL;
+		int many;
+		if (!cfg->react_on[j] || jc->nranks > o->exhaustive_max_ranks)
+			continue;
+		if (cfg->pattern && cfg->pattern[j]) {
+			if (many_graphs(o, cfg->pattern[j]))
+				return 1;
+			continue;
+		}
+		if (react_pattern_generate(jc->collective, jc->algorithm, jc->nranks, jc->message_bytes,
+		                           &p) != REACT_OK)
+			continue;
+		many = many_graphs(o, p);
+		react_pattern_destroy(p);
+		if (many)
+			return 1;
+	}
+	return 0;
+}
+
 uint64_t react_oracle_fingerprint(const react_config_t *cfg, const react_oracle_opts_t *o)
 {
 	react_oracle_opts_t d;
@@ -196,6 +242,16 @@ uint64_t react_oracle_fingerprint(const react_config_t *cfg, const react_oracle_
 	for (size_t i = 0; i < sizeof v; i++) {
 		h ^= c[i];
 		h *= 1099511628211ull;
+	}
+	/* climb_many only where it sets a budget: the fingerprint of every other
+	 * configuration is what it was before the option */
+	if (o->climb_many != 1 && many_graphs_cfg(cfg, o)) {
+		int64_t m = o->climb_many;
+		c = (const unsigned char *)&m;
+		for (size_t i = 0; i < sizeof m; i++) {
+			h ^= c[i];
+			h *= 1099511628211ull;
+		}
 	}
 	return h;
 }
@@ -1549,6 +1605,9 @@ static react_status_t search_job(octx_t *c, int32_t j, react_oracle_job_t *oj)
 		if ((st = exhaustive(c, &starts, &nstarts)) != REACT_OK)
 			goto done;
 		int64_t budget = c->o->climb_evals;
+		if (c->nsearched == 1 && many_graphs(c->o, base))
+			budget = budget > INT64_MAX / c->o->climb_many ? INT64_MAX
+			                                                : budget * c->o->climb_many;
 		c->pg.stage = "climb";
 		c->pg.done = 0;
 		c->pg.total = (uint64_t)budget;
@@ -1653,8 +1712,8 @@ react_status_t react_oracle_search(const react_backend_ops_t *be, const react_co
 	}
 	if (opts->keep < 1 || opts->screen_epochs < 1 || opts->rounds < 1 || opts->local_starts < 1 ||
 	    opts->local_patience < 1 || opts->climb_starts < 0 || opts->climb_evals < 0 ||
-	    opts->local_evals < 0 || opts->exhaustive_max_ranks > 10 || opts->pair_keep < 0 ||
-	    opts->pair_screens < 1 || opts->proxy < 0 || opts->proxy > 2 || opts->proxy_keep < 1) {
+	    opts->climb_many < 1 || opts->local_evals < 0 || opts->exhaustive_max_ranks > 10 ||
+	    opts->pair_keep < 0 || opts->pair_screens < 1 || opts->proxy < 0 || opts->proxy > 2 || opts->proxy_keep < 1) {
 		snprintf(err, errlen, "oracle: options out of range (see react/oracle.h)");
 		return REACT_EINVAL;
 	}

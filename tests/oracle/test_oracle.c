@@ -536,3 +536,125 @@ Test(oracle, permute_is_a_sequence_of_global_swaps)
 	react_pattern_destroy(p);
 	react_pattern_destroy(q);
 }
+
+/* 6-rank ring AllReduce on a star: 6 chunk graphs, more than step 3
+ * permutes (graph_max 4), so climb_many sets its climb's budget. */
+static const char *RING6 =
+    "topology: {type: star, hosts: 8, rate: 100Gbps, delay: 1us}\n"
+    "jobs:\n"
+    "  - {name: r, ranks: 6, placement: {hosts: [0, 1, 2, 3, 4, 5]}, collective: allreduce,\n"
+    "     algorithm: ring, message: 6MB, epochs: 12, warmup: 2}\n"
+    "congestion:\n"
+    "  external: {congested_pairs: 1, p: 4}\n";
+
+static long full_runs(const react_config_t *c, react_oracle_opts_t *o)
+{
+	evcount_t n = {0};
+	o->on_eval = count_eval;
+	o->on_eval_ctx = &n;
+	react_oracle_result_t *r = search(c, o);
+	cr_assert_eq(n.failed, 0);
+	react_oracle_result_destroy(r);
+	o->on_eval = NULL;
+	o->on_eval_ctx = NULL;
+	return n.full;
+}
+
+/* climb_many multiplies the climb's budget of a pattern of many chunk
+ * graphs (a ring), and leaves a tree's budget and fingerprint alone. */
+Test(oracle, climb_many_sets_the_budget_of_many_graph_patterns_alone)
+{
+	react_scenario_t *rs = scenario(RING6), *ts = scenario(STAR4);
+	react_config_t *ring = config(rs, 0), *tree = config(ts, 0);
+	congest_rank(ring, 2);
+	congest_rank(tree, 1);
+	react_oracle_opts_t o, one;
+	react_oracle_opts_default(&o);
+	o.keep = 4;
+	o.climb_evals = 10;
+	one = o;
+	one.climb_many = 1;
+	o.climb_many = 3;
+	cr_assert_eq(react_oracle_fingerprint(tree, &o), react_oracle_fingerprint(tree, &one));
+	cr_assert_neq(react_oracle_fingerprint(ring, &o), react_oracle_fingerprint(ring, &one));
+	{
+		/* two REACT jobs: the coordinate search keeps climb_evals */
+		react_scenario_t *ws = scenario(
+		    "topology: {type: star, hosts: 8, rate: 100Gbps, delay: 1us}\n"
+		    "jobs:\n"
+		    "  - {name: r, ranks: 6, placement: {hosts: [0, 1, 2, 3, 4, 5]},\n"
+		    "     collective: allreduce, algorithm: ring, message: 6MB, epochs: 12, warmup: 2}\n"
+		    "  - {name: t, ranks: 2, placement: {hosts: [6, 7]}, algorithm: tree,\n"
+		    "     message: 4MB, epochs: 12, warmup: 2}\n");
+		react_config_t *w = config(ws, 0);
+		cr_assert(w->react_on[0] && w->react_on[1]);
+		cr_assert_eq(react_oracle_fingerprint(w, &o), react_oracle_fingerprint(w, &one));
+		react_config_destroy(w);
+		react_scenario_destroy(ws);
+	}
+	/* the keep (4) best permutations at full length, then steps 3-5 within
+	 * the budget */
+	long n1 = full_runs(ring, &one), n3 = full_runs(ring, &o);
+	cr_assert_leq(n1, 4 + 10, "%ld full-length candidates with a budget of 10", n1);
+	cr_assert_gt(n3, 4 + 10, "climb_many 3 ran %ld full-length candidates, as with 1", n3);
+	cr_assert_leq(n3, 4 + 30, "%ld full-length candidates with a budget of 30", n3);
+	/* the tree's search is the same either way */
+	long t1 = full_runs(tree, &one), t3 = full_runs(tree, &o);
+	cr_assert_eq(t1, t3);
+	react_config_destroy(ring);
+	react_config_destroy(tree);
+	react_scenario_destroy(rs);
+	react_scenario_destroy(ts);
+}
+
+/* A result stored before climb_many is reused for the larger budget only
+ * when its search ended inside the old one, re-stamped with the current
+ * fingerprint. */
+Test(oracle, a_search_that_ended_inside_the_old_budget_is_reused)
+{
+	react_scenario_t *rs = scenario(RING6);
+	react_config_t *ring = config(rs, 0);
+	congest_rank(ring, 2);
+	char dir[] = "/tmp/react-oracle-within-XXXXXX", err[512];
+	cr_assert_not_null(mkdtemp(dir));
+	for (int spent = 0; spent < 2; spent++) {
+		react_oracle_opts_t one, o;
+		react_oracle_files_t *f = NULL, *g = NULL;
+		react_oracle_opts_default(&one);
+		one.keep = 4;
+		one.climb_evals = spent ? 5 : 1000000;
+		one.climb_many = 1;
+		o = one;
+		o.climb_many = 4;
+		react_oracle_result_t *r = search(ring, &one);
+		cr_assert_eq(r->stats.full_evals >= (uint64_t)one.climb_evals, spent,
+		             "full_evals %llu, budget %lld", (unsigned long long)r->stats.full_evals,
+		             (long long)one.climb_evals);
+		cr_assert_eq(react_oracle_files_make(r, &f), REACT_OK);
+		cr_assert_eq(react_oracle_files_write(dir, ring, f, err, sizeof err), REACT_OK, "%s",
+		             err);
+		cr_assert_eq(react_oracle_files_load_within(dir, ring, &o, &g), REACT_OK);
+		if (spent) {
+			cr_assert_null(g, "a search cut by its budget was reused for a larger one");
+		} else {
+			char want[17];
+			uint64_t fp = react_oracle_fingerprint(ring, &o);
+			cr_assert_not_null(g, "a search that ended on its own was not reused");
+			cr_assert_eq(g->fingerprint, fp);
+			snprintf(want, sizeof want, "%016llx", (unsigned long long)fp);
+			cr_assert(!strncmp(strchr(g->csv, '\n') + 1, want, 16), "%s", g->csv);
+			cr_assert_float_eq(g->oracle_gbps[0], f->oracle_gbps[0], 1e-12);
+			cr_assert_str_eq(g->json[0], f->json[0]);
+		}
+		react_oracle_files_destroy(f);
+		react_oracle_files_destroy(g);
+		react_oracle_result_destroy(r);
+	}
+	{
+		char cmd[128];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+		cr_assert_eq(system(cmd), 0);
+	}
+	react_config_destroy(ring);
+	react_scenario_destroy(rs);
+}

@@ -74,6 +74,8 @@ typedef struct react_oracle_opts {
 	int32_t climb_starts;         /* hill climbs, from the best full-length patterns (3) */
 	int64_t climb_evals;          /* full-length evaluations of the hill climbing, per job
 	                               * and round (2000) */
+	int32_t climb_many;           /* x climb_evals for a pattern of more chunk graphs than
+	                               * graph_max (rings, rhd, ring AllGather) (4) */
 	int32_t pair_keep;            /* compound moves (pairs of single moves) run at full
 	                               * length per escape from a local optimum; 0: none (8) */
 	int64_t pair_screens;         /* pairs screened per escape, a deterministic sample
@@ -109,7 +111,7 @@ typedef struct react_oracle_opts {
 /* The defaults above. */
 void react_oracle_opts_default(react_oracle_opts_t *o);
 /* Set one knob by name (the CLI's --oracle-opt key=value): exhaustive_max_ranks,
- * screen_epochs, keep, climb_starts, climb_evals, pair_keep, pair_screens,
+ * screen_epochs, keep, climb_starts, climb_evals, climb_many, pair_keep, pair_screens,
  * local_starts, local_evals, local_patience, rounds, equiv_max_ranks, seed,
  * screen_full, proxy_keep (integers), proxy (none, flow, dctcp).  REACT_EINVAL
  * with why naming the key and the valid range. */
@@ -222,6 +224,16 @@ react_status_t react_oracle_files_make(const react_oracle_result_t *r,
  * REACT_ENOMEM only. */
 react_status_t react_oracle_files_load(const char *dir, const react_config_t *cfg, uint64_t fp,
                                        react_oracle_files_t **out);
+/* A result stored in DIR before climb_many (oracle options o): the files of
+ * cfg's search with climb_many 1 (every pattern's climb budget
+ * climb_evals), when that search ended inside its budget (full_evals below
+ * climb_evals), so that o's larger budget makes the same search.  *out:
+ * those files, re-stamped with o's fingerprint, or NULL (none stored, the
+ * budget spent, or climb_many does not apply to cfg).  Errors: REACT_ENOMEM
+ * only. */
+react_status_t react_oracle_files_load_within(const char *dir, const react_config_t *cfg,
+                                              const react_oracle_opts_t *o,
+                                              react_oracle_files_t **out);
 /* Write them into DIR (created when missing), each file atomically. */
 react_status_t react_oracle_files_write(const char *dir, const react_config_t *cfg,
                                         const react_oracle_files_t *f, char *err, size_t errlen);
