@@ -63,6 +63,14 @@
 #   fig5a-size  fig5a's network and congestion with messages of 2 MB and
 #             200 MB instead of 20 MB (no default was chosen on them);
 #             seed 1..3, p {2, 4}, congested_pairs {2, 4}        (24)
+#   fig5a-allgather  fig5a's network and congestion with ring AllGather,
+#             the one generated pattern no set ran (no default was
+#             chosen on it); seed 1..3, p {2, 4}, congested_pairs {2, 4}
+#                                                               (12)
+#   fig5a-16  fig5a's network and congestion with a 16-rank tree
+#             AllReduce (above 9 ranks the oracle is a local search:
+#             docs/oracle.md); seed 1..3, p {2, 4}, congested_pairs
+#             {2, 4}                                            (12)
 #   fig7a     two 16-rank ring AllReduce jobs on the 720-host Alibaba
 #             network, congested only by each other and their own ECMP
 #             collisions; REACT on job 1, or on both; seed 1..3  (6,
@@ -100,12 +108,12 @@ while getopts "j:b:o:w:B:O:S:HVqs:tNC:" opt; do
 	t) trace=--trace ;;
 	N) oracle=0 ;;
 	C) seedc=$OPTARG ;;
-	*) sed -n '2,69p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,78p' "$0" >&2; exit 2 ;;
 	esac
 done
 for x in $(echo "$only" | tr ',' ' '); do
-	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset | fig5a-allreduce | fig5a-size | fig7a | fig6) ;;
-	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8, fig5a-onset, fig5a-allreduce, fig5a-size, fig7a or fig6)" >&2; exit 2 ;;
+	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset | fig5a-allreduce | fig5a-size | fig5a-allgather | fig5a-16 | fig7a | fig6) ;;
+	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8, fig5a-onset, fig5a-allreduce, fig5a-size, fig5a-allgather, fig5a-16, fig7a or fig6)" >&2; exit 2 ;;
 	esac
 done
 case $backend in
@@ -204,6 +212,12 @@ sweep fig5a-allreduce fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
 	--set 'jobs.tree.algorithm=[ring,rhd]'
 sweep fig5a-size fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
 	--set congestion.external.congested_pairs=$apairs --set 'jobs.tree.message=[2MB,200MB]'
+# the algorithm first: each override is checked as it is applied
+sweep fig5a-allgather fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
+	--set congestion.external.congested_pairs=$apairs --set jobs.tree.algorithm=ring \
+	--set jobs.tree.collective=allgather
+sweep fig5a-16 fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
+	--set congestion.external.congested_pairs=$apairs --set jobs.tree.ranks=16
 sweep fig7a fig7a --set seed=$seeds3
 sweep fig6 fig6 --set seed=$seeds3 --set jobs.ring.placement.shared=$shared
 
