@@ -10,7 +10,8 @@
 # A job beside another job (fig7a: two rings, no external flow) is counted
 # as congested, not among the runs at p = 0.  Reverted epochs count the
 # tries later reverted, not a pattern's epochs as the base (a hand-made
-# set).
+# set); with the oracle's columns, runs where REACT passes the oracle by
+# more than a point are counted.
 # usage: test_bench_decisions.sh PATH/TO/react PATH/TO/bench-decisions SOURCE_ROOT
 set -u
 R="$1"
@@ -75,6 +76,13 @@ mk c0002 0 94 $A 95 99 $C -- 94 $A change 101 $C keep
   for i in 0 1 2; do echo "c000$i,j,1,1.0"; done; } >"$T/h/runs.csv"
 "$BD" --name h "$T/h" >"$T/out" 2>&1 || fail "bench-decisions exited $? on the hand-made set"
 grep -q 'later reverted: 4.89 % (11 of 225)$' "$T/out" || fail "reverted epochs are not 6 + 5 of 225"
+# with the oracle's columns: a run whose REACT gain passes the oracle's by
+# more than 1 point is counted (c0001: 4.0 against 1.5), one by 0.5 is not
+{ echo "id,job,react,improvement_mean_pct,oracle_impr_pct"
+  echo "c0000,j,1,1.0,5.0"; echo "c0001,j,1,4.0,1.5"; echo "c0002,j,1,1.0,0.5"; } >"$T/h/runs.csv"
+"$BD" --name h "$T/h" >"$T/out" 2>&1 || fail "bench-decisions exited $? on the set with the oracle"
+grep -q 'REACT above the oracle by more than 1 point: 1 runs (most +2.50 points;' "$T/out" ||
+	fail "not 1 run above the oracle by 2.5 points"
 # a runs.csv without improvement_mean_pct
 mkdir -p "$T/bad" && echo "id,job,react" > "$T/bad/runs.csv" && echo "c0000,j,1" >> "$T/bad/runs.csv"
 "$BD" "$T/bad" >"$T/out" 2>&1 && fail "accepted a runs.csv without improvement_mean_pct"
