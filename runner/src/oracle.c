@@ -182,7 +182,7 @@ int react_perm_next(react_rank_t *a, int32_t n)
 /* ---- fingerprint ---- */
 
 /* 1 when pattern p is searched exhaustively and has more chunk graphs than
- * step 3 permutes (rings, rhd, ring AllGather): its steps 2-5 get
+ * step 3 permutes (rings, rhd, ring AllGather): its steps 3-5 get
  * climb_many x climb_evals evaluations.  Each move of their climb is
  * chosen from the largest neighbourhood (position and global swaps of N
  * graphs), and on ring AllGather 2000 evaluations ended the climb far from
@@ -1713,7 +1713,8 @@ react_status_t react_oracle_search(const react_backend_ops_t *be, const react_co
 	if (opts->keep < 1 || opts->screen_epochs < 1 || opts->rounds < 1 || opts->local_starts < 1 ||
 	    opts->local_patience < 1 || opts->climb_starts < 0 || opts->climb_evals < 0 ||
 	    opts->climb_many < 1 || opts->local_evals < 0 || opts->exhaustive_max_ranks > 10 ||
-	    opts->pair_keep < 0 || opts->pair_screens < 1 || opts->proxy < 0 || opts->proxy > 2 || opts->proxy_keep < 1) {
+	    opts->pair_keep < 0 || opts->pair_screens < 1 || opts->proxy < 0 || opts->proxy > 2 ||
+	    opts->proxy_keep < 1) {
 		snprintf(err, errlen, "oracle: options out of range (see react/oracle.h)");
 		return REACT_EINVAL;
 	}
