@@ -189,3 +189,43 @@ Test(oracle_e2e, stale_stored_oracle_is_searched_again)
 	snprintf(b, sizeof b, "%s/oracle.csv", d4);
 	assert_same_file(a, b);
 }
+
+/* A result stored before climb_many (searched with climb_many 1, ended
+ * inside its budget) is reused under the default options and written to
+ * the cache under their fingerprint; one whose budget was spent is
+ * searched again.  A marked oracle_mean_gbps tells a reuse from a search. */
+Test(oracle_e2e, a_result_stored_before_climb_many_is_reused_when_it_ended_inside_its_budget)
+{
+	char w[4096], f[4200], d1[4200], d2[4200], d3[4200], c[4200];
+	workdir("oracle-within", w, sizeof w);
+	snprintf(f, sizeof f, "%s/ring.yaml", w);
+	sh("printf '%%s\\n' 'seed: 2' 'topology: {type: star, hosts: 8}' 'jobs:' "
+	   "'  - {name: r, ranks: 6, collective: allreduce, algorithm: ring, message: 6MB,' "
+	   "'     epochs: 30, warmup: 5}' 'congestion:' '  external: {congested_pairs: 1, p: 4}' "
+	   "> '%s'", f);
+	snprintf(d1, sizeof d1, "%s/one", w);
+	snprintf(d2, sizeof d2, "%s/four", w);
+	snprintf(d3, sizeof d3, "%s/spent", w);
+	snprintf(c, sizeof c, "%s/cache", w);
+	cr_assert_eq(react("oracle", f, "-o", d1, "--oracle-cache", c, "--oracle-opt", "climb_many=1",
+	                   "--quiet", NULL),
+	             0, "%s", slurp(g_err));
+	sh("test $(ls %s | wc -l) = 1 && ls %s > %s/first", c, c, w);
+	sh("awk -F, 'NR == 2 && $18 >= 2000 { exit 1 }' %s/*/oracle.csv", c);
+	sh("sed -i '2s/^\\([^,]*,r,1,[^,]*,\\)[^,]*,/\\18.888888,/' %s/*/oracle.csv", c);
+	cr_assert_eq(react("oracle", f, "-o", d2, "--oracle-cache", c, "--quiet", NULL), 0, "%s",
+	             slurp(g_err));
+	char *t = slurp(g_out);
+	cr_assert_eq(number_after(t, "oracle"), 8.888888, "not reused:\n%s", t);
+	free(t);
+	sh("test $(ls %s | wc -l) = 2", c);
+	/* the budget spent: searched again */
+	sh("cd %s && for d in *; do grep -qx $d ../first || rm -r $d; done", c);
+	sh("sed -i '2s/,[0-9]*$/,2000/' %s/*/oracle.csv", c);
+	cr_assert_eq(react("oracle", f, "-o", d3, "--oracle-cache", c, "--quiet", NULL), 0, "%s",
+	             slurp(g_err));
+	t = slurp(g_out);
+	cr_assert_neq(number_after(t, "oracle"), 8.888888, "a search cut by its budget reused:\n%s",
+	              t);
+	free(t);
+}
