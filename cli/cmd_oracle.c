@@ -139,18 +139,18 @@ int cli_oracle_files(const char *cmd, const react_backend_ops_t *be, const react
 	}
 	/* stored before climb_many and ended inside the old budget: the same
 	 * search; kept in the cache under the current fingerprint */
-	if (!f && dir) {
+	react_oracle_opts_t one = o;
+	one.climb_many = 1;
+	uint64_t fp1 = f ? fp : react_oracle_fingerprint(cfg, &one);
+	if (!f && fp1 != fp && dir) {
 		if (react_oracle_files_load_within(dir, cfg, &o, &f) != REACT_OK)
 			goto nomem;
 		if (f)
 			*from = dir;
 	}
-	if (!f && cache) {
+	if (!f && fp1 != fp && cache) {
 		char odir[4400];
-		react_oracle_opts_t one = o;
-		one.climb_many = 1;
-		snprintf(odir, sizeof odir, "%.4000s/%016" PRIx64, cache,
-		         react_oracle_fingerprint(cfg, &one));
+		snprintf(odir, sizeof odir, "%.4000s/%016" PRIx64, cache, fp1);
 		if (react_oracle_files_load_within(odir, cfg, &o, &f) != REACT_OK)
 			goto nomem;
 		if (f) {

@@ -283,6 +283,8 @@ typedef struct octx {
 	react_oracle_stats_t *st;
 	void *bstate;                 /* be->prepare's state for the topology, or NULL */
 	int32_t njobs, nsearched;
+	int climb_many;               /* the one REACT job's climb gets climb_many x climb_evals
+	                               * (many_graphs_cfg: the fingerprint's own test) */
 	const react_pattern_t **cur;  /* per job: current pattern (points into owned) */
 	react_pattern_t **owned;
 	double *cur_gbps;             /* per job: full-length mean algbw of the current state */
@@ -1605,7 +1607,7 @@ static react_status_t search_job(octx_t *c, int32_t j, react_oracle_job_t *oj)
 		if ((st = exhaustive(c, &starts, &nstarts)) != REACT_OK)
 			goto done;
 		int64_t budget = c->o->climb_evals;
-		if (c->nsearched == 1 && many_graphs(c->o, base))
+		if (c->climb_many)
 			budget = budget > INT64_MAX / c->o->climb_many ? INT64_MAX
 			                                                : budget * c->o->climb_many;
 		c->pg.stage = "climb";
@@ -1809,6 +1811,7 @@ static react_status_t search_impl(const react_backend_ops_t *be, const react_con
 	}
 	res->njobs = nj;
 	res->fingerprint = react_oracle_fingerprint(cfg, opts);
+	c.climb_many = many_graphs_cfg(cfg, opts);
 	c.st = &res->stats;
 	c.screen_run = cfg->run;
 	c.screen_run.jobs = c.screen_jobs;

@@ -36,6 +36,7 @@ static react_oracle_files_t *files_new(int32_t njobs)
 	if (!f)
 		return NULL;
 	f->njobs = njobs;
+	f->full_evals = -1;
 	if (!(f->json = calloc((size_t)njobs, sizeof *f->json)) ||
 	    !(f->oracle_gbps = calloc((size_t)njobs, sizeof *f->oracle_gbps)) ||
 	    !(f->baseline_gbps = calloc((size_t)njobs, sizeof *f->baseline_gbps))) {
@@ -70,6 +71,7 @@ react_status_t react_oracle_files_make(const react_oracle_result_t *r,
 	if (!f)
 		return REACT_ENOMEM;
 	f->fingerprint = r->fingerprint;
+	f->full_evals = (int64_t)s->full_evals;
 	sb_printf(&b, ORACLE_CSV_HEADER);
 	for (int32_t j = 0; j < r->njobs; j++) {
 		const react_oracle_job_t *o = &r->jobs[j];
@@ -134,7 +136,7 @@ react_status_t react_oracle_files_load(const char *dir, const react_config_t *cf
 	}
 	char *save = NULL, *hdr[64];
 	size_t nh = 0;
-	int cfp = -1, cjob = -1, corc = -1, chash = -1, cbase = -1;
+	int cfp = -1, cjob = -1, corc = -1, chash = -1, cbase = -1, cfull = -1;
 	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		char *fl[64];
 		if (!nh) {
@@ -144,6 +146,7 @@ react_status_t react_oracle_files_load(const char *dir, const react_config_t *cf
 			corc = col_of(hdr, nh, "oracle_mean_gbps");
 			chash = col_of(hdr, nh, "pattern_hash");
 			cbase = col_of(hdr, nh, "baseline_mean_gbps");
+			cfull = col_of(hdr, nh, "full_evals");
 			if (cfp < 0 || cjob < 0 || corc < 0 || chash < 0 || cbase < 0)
 				goto none;
 			continue;
@@ -161,6 +164,8 @@ react_status_t react_oracle_files_load(const char *dir, const react_config_t *cf
 		f->oracle_gbps[j] = strtod(fl[corc], NULL);
 		f->baseline_gbps[j] = strtod(fl[cbase], NULL);
 		hash[j] = strtoull(fl[chash], NULL, 16);
+		/* the search's counters: the same on every row */
+		f->full_evals = cfull < 0 ? -1 : strtoll(fl[cfull], NULL, 10);
 	}
 	for (int32_t j = 0; j < nj; j++) {
 		react_pattern_t *pat = NULL;
@@ -204,31 +209,11 @@ react_status_t react_oracle_files_load_within(const char *dir, const react_confi
 	if ((st = react_oracle_files_load(dir, cfg, fp1, &f)) != REACT_OK || !f)
 		return st;
 	/* full_evals counts every full-length run of the search (the baseline's
-	 * and the final one too), so below climb_evals the budget of steps 2-5
+	 * and the final one too), so below climb_evals the budget of steps 3-5
 	 * was not spent: the search ended on its own */
-	{
-		char *copy = strdup(f->csv), *save = NULL, *hdr[64];
-		size_t nh = 0;
-		int cfull = -1, ok = 1;
-		if (!copy) {
-			react_oracle_files_destroy(f);
-			return REACT_ENOMEM;
-		}
-		for (char *l = strtok_r(copy, "\n", &save); l && ok; l = strtok_r(NULL, "\n", &save)) {
-			char *fl[64];
-			if (!nh) {
-				nh = react_csv_split(l, hdr, 64);
-				ok = (cfull = col_of(hdr, nh, "full_evals")) >= 0;
-				continue;
-			}
-			ok = react_csv_split(l, fl, 64) == nh &&
-			     strtoll(fl[cfull], NULL, 10) < o->climb_evals;
-		}
-		free(copy);
-		if (!ok || !nh) {
-			react_oracle_files_destroy(f);
-			return REACT_OK;
-		}
+	if (f->full_evals < 0 || f->full_evals >= o->climb_evals) {
+		react_oracle_files_destroy(f);
+		return REACT_OK;
 	}
 	/* re-stamp: every row starts with the fingerprint, 16 hex digits */
 	{

@@ -197,6 +197,8 @@ typedef struct react_oracle_files {
 	double *oracle_gbps;    /* per job: oracle_mean_gbps as written (%.6f) */
 	double *baseline_gbps;  /* per job: baseline_mean_gbps as written (%.6f): the
 	                         * baseline the oracle was searched against */
+	int64_t full_evals;     /* the search's full-length runs (oracle.csv's
+	                         * full_evals); -1 when the CSV has no such column */
 } react_oracle_files_t;
 
 /* 1 when every job's baseline in summary (a summary.csv text of cfg: the
