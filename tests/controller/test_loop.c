@@ -517,13 +517,15 @@ Test(loop, every_emitted_pattern_passes_the_check, .timeout = 120 * REACT_TEST_T
 		react_params_default(&prm);
 		/* every code path: both profiles (the default's overlap estimator),
 		 * the welch rule with the paper's estimate and selection, and the
-		 * pattern estimator */
-		if (it % 4 == 1)
+		 * pattern and fluid estimators */
+		if (it % 5 == 1)
 			cr_assert_eq(react_params_set(&prm, "profile", "paper", NULL, 0), REACT_OK);
-		if (it % 4 == 2)
+		if (it % 5 == 2)
 			prm.estimator = REACT_EST_PAPER, prm.pruning = REACT_PRUNE_DEGREE;
-		if (it % 4 == 3)
+		if (it % 5 == 3)
 			prm.estimator = REACT_EST_PATTERN;
+		if (it % 5 == 4)
+			prm.estimator = REACT_EST_FLUID;
 		prm.batch_epochs = 2;
 		prm.trials = 4; /* the beam's width of search, kept small: many controllers */
 		prm.apply_delay = (int)gsl_rng_uniform_int(r, 2);

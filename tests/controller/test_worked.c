@@ -174,6 +174,27 @@ Test(worked, default_pipeline_restores_576us)
 	free(out.cands);
 }
 
+/* The fluid estimator (moved flows timed max-min on the candidate's own
+ * timeline) takes a swap that restores the 576 us reduce phase too.  Its
+ * estimate is the overlap estimator's, +6.1 %: the moved flows run alone
+ * on their endpoints here, where both time them alike. */
+Test(worked, fluid_estimator_restores_576us)
+{
+	react_params_t prm;
+	react_pattern_t *g1;
+	react_decide_out_t out;
+	double t, gx;
+	react_params_default(&prm);
+	prm.estimator = REACT_EST_FLUID;
+	decide_on_worked_example(&prm, &g1, &out, &t, &gx);
+	cr_assert_not_null(g1, "the controller found no swap (%zu candidates)", out.ncands);
+	cr_assert_float_eq(t, 576e-6, 1e-9, "reduce phase after the controller's swap: %.9g s", t);
+	cr_assert_geq(gx, 0.0, "exact gain %.4f", gx);
+	cr_assert_float_eq(out.est_gain, 0.061, 0.001, "estimated gain %.4f", out.est_gain);
+	react_pattern_destroy(g1);
+	free(out.cands);
+}
+
 Test(worked, paper_profile_restores_576us)
 {
 	react_params_t prm;

@@ -120,7 +120,7 @@ enum { REACT_BACKOFF_OFF = 0, REACT_BACKOFF_DOUBLING = 1 };
 enum { REACT_KEEP_RESETS_ANY = 0, REACT_KEEP_RESETS_STEADY = 1 };
 /* paper: the B + 1 old critical paths re-timed (5.4.1, footnote 5);
  * pattern: the whole candidate pattern re-timed from learned rates */
-enum { REACT_EST_PAPER = 0, REACT_EST_PATTERN = 1, REACT_EST_OVERLAP = 2 };
+enum { REACT_EST_PAPER = 0, REACT_EST_PATTERN = 1, REACT_EST_OVERLAP = 2, REACT_EST_FLUID = 3 };
 /* paper: keep when mean(T1) (1 + tau_r) < mean(T0) (5.4.2);
  * welch: keep when the mean gain exceeds min_gain and a one-sided Welch
  * bound (confidence) on it is above 0 */
@@ -191,8 +191,8 @@ react_status_t react_ctl_observe(react_ctl_t *ctl, int64_t epoch, const double *
 
 /* The controller's whole-pattern estimate (react_estimate_pattern, decide.c)
  * of g against its current base pattern G0, from its FCT history and G0's
- * last batch: with overlap degrees under estimator=overlap, step degrees
- * under pattern or paper.  *est_base of G0, *est of g, in seconds (lower is
+ * last batch: with overlap degrees under estimator=overlap, the fluid
+ * timeline under fluid, step degrees under pattern or paper.  *est_base of G0, *est of g, in seconds (lower is
  * better).  g must be a transform of the job's pattern
  * (react_pattern_same_flows).  For diagnosis (react replay --estimate):
  * nothing changes.
@@ -206,6 +206,11 @@ void react_decide_in_params(struct react_decide_in *in, const react_params_t *p)
 
 react_status_t react_ctl_estimate(const react_ctl_t *ctl, const react_pattern_t *g,
                                   double *est_base, double *est);
+/* The same with another estimator's timing (REACT_EST_*; paper and pattern
+ * both time with step degrees) on the controller's history: how that
+ * estimator would see g at this point of the run.  Nothing changes. */
+react_status_t react_ctl_estimate_with(const react_ctl_t *ctl, const react_pattern_t *g,
+                                       int estimator, double *est_base, double *est);
 
 /* Decision log: one JSON object per line and per batch (epoch, congested
  * flows with type, candidates with estimated gain, accepted/reverted, why).

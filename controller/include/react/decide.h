@@ -61,7 +61,11 @@ typedef struct react_rates {
  * step) or the overlap degree (1 + the time the endpoint's other flows run
  * alongside it, over its duration: flows of one step that run one after
  * the other count 1 each). */
-enum { REACT_DEG_STEP = 0, REACT_DEG_OVERLAP = 1 };
+enum { REACT_DEG_STEP = 0, REACT_DEG_OVERLAP = 1,
+       /* react_estimate_pattern only: the rates of REACT_DEG_OVERLAP, the
+        * moved flows timed on the candidate's fluid timeline (the fluid
+        * estimator) */
+       REACT_DEG_FLUID = 2 };
 /* Rates learned with `degrees` (REACT_DEG_*); react_history_learn: step. */
 react_status_t react_history_learn_deg(const react_history_t *h, int degrees,
                                        react_rates_t **out);
@@ -125,8 +129,8 @@ typedef struct react_decide_out {
 
 /* The "pattern" estimate (decide.c) of candidate g against g0, which ran
  * the batch fct (B x g0->nflows), with rates learned from history h with
- * `degrees` (REACT_DEG_*: the estimators pattern and overlap; with overlap,
- * `passes` re-timings of the moved flows, 0: the default): *est0 of g0
+ * `degrees` (REACT_DEG_*: the estimators pattern, overlap and fluid; with
+ * overlap, `passes` re-timings of the moved flows, 0: the default): *est0 of g0
  * itself, *est of g (seconds; lower is better).  g must have g0's flows (a
  * transform of it). */
 react_status_t react_estimate_pattern(const react_pattern_t *g0, const double *fct, int B,

@@ -1068,15 +1068,25 @@ fail:
 
 const react_pattern_t *react_ctl_base(const react_ctl_t *c) { return c ? c->base : NULL; }
 
+react_status_t react_ctl_estimate_with(const react_ctl_t *c, const react_pattern_t *g,
+                                       int estimator, double *est_base, double *est)
+{
+	if (!c || !g || !est_base || !est || c->base_n < 1 || !react_pattern_same_flows(c->base, g) ||
+	    estimator < REACT_EST_PAPER || estimator > REACT_EST_FLUID)
+		return REACT_EINVAL;
+	return react_estimate_pattern(c->base, c->base_fct, c->base_n, c->hist,
+	                              estimator == REACT_EST_FLUID     ? REACT_DEG_FLUID
+	                              : estimator == REACT_EST_OVERLAP ? REACT_DEG_OVERLAP
+	                                                               : REACT_DEG_STEP,
+	                              c->p.overlap_passes, g, est_base, est);
+}
+
 react_status_t react_ctl_estimate(const react_ctl_t *c, const react_pattern_t *g,
                                   double *est_base, double *est)
 {
-	if (!c || !g || !est_base || !est || c->base_n < 1 || !react_pattern_same_flows(c->base, g))
+	if (!c)
 		return REACT_EINVAL;
-	return react_estimate_pattern(c->base, c->base_fct, c->base_n, c->hist,
-	                              c->p.estimator == REACT_EST_OVERLAP ? REACT_DEG_OVERLAP
-	                                                                  : REACT_DEG_STEP,
-	                              c->p.overlap_passes, g, est_base, est);
+	return react_ctl_estimate_with(c, g, c->p.estimator, est_base, est);
 }
 
 react_status_t react_ctl_observe(react_ctl_t *c, int64_t epoch, const double *fct_s,

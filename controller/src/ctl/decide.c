@@ -41,6 +41,7 @@
 #include "react/check.h"
 #include "react/controller.h"
 #include "react/critpath.h"
+#include "fluid.h"
 #include "overlap.h"
 #include "u64slot.h"
 #include "react/decide.h"
@@ -118,6 +119,12 @@ typedef struct patest {
 	double aux;          /* of the last estimate: mean finish time of every flow */
 	int overlap;         /* the overlap estimator: rates->degrees is REACT_DEG_OVERLAP */
 	int passes;          /* its re-timings of the moved flows (overlap_passes) */
+	int fluid;           /* the fluid estimator: the moved flows timed at
+	                      * max-min rates on the candidate's own timeline
+	                      * (fluid.h), with the overlap estimator's rates */
+	react_fluid_t fl;    /* its workspace */
+	unsigned char *fixed; /* F: 1 for a flow that keeps its observed time */
+	double *fx, *fy, *fz; /* F: a moved flow's loads and pair excess */
 	react_ovl_t ovl;     /* its workspace, and each flow's duration, start, degrees */
 	double *dur, *t0, *dout, *din;
 	unsigned char *moved; /* F: 1 for a flow the candidate moved */
@@ -133,7 +140,7 @@ typedef struct patest {
 #define OVERLAP_PASSES 1
 
 static react_status_t patest_init(patest_t *pt, const react_pattern_t *g0, const double *fct,
-                                  int B, const react_rates_t *rates, int passes)
+                                  int B, const react_rates_t *rates, int passes, int fluid)
 {
 	size_t F = g0->nflows ? g0->nflows : 1;
 	pt->g0 = g0;
@@ -149,6 +156,17 @@ static react_status_t patest_init(patest_t *pt, const react_pattern_t *g0, const
 		return REACT_ENOMEM;
 	for (size_t f = 0; f < g0->nflows; f++)
 		pt->deg0[f] = react_pattern_flow_degree(g0, f);
+	if (fluid && pt->overlap) {
+		pt->fluid = 1;
+		pt->dur = malloc(F * sizeof *pt->dur);
+		pt->fixed = malloc(F);
+		pt->fx = malloc(F * sizeof *pt->fx);
+		pt->fy = malloc(F * sizeof *pt->fy);
+		pt->fz = malloc(F * sizeof *pt->fz);
+		if (!pt->dur || !pt->fixed || !pt->fx || !pt->fy || !pt->fz)
+			return REACT_ENOMEM;
+		return react_fluid_init(&pt->fl, g0->nflows, g0->nranks);
+	}
 	if (pt->overlap) {
 		pt->dur = malloc(F * sizeof *pt->dur);
 		pt->t0 = malloc(F * sizeof *pt->t0);
@@ -183,8 +201,48 @@ static void patest_free(patest_t *pt)
 	free(pt->mvx);
 	free(pt->mvy);
 	free(pt->mvz);
+	free(pt->fixed);
+	free(pt->fx);
+	free(pt->fy);
+	free(pt->fz);
 	if (pt->ovl.ev)
 		react_ovl_free(&pt->ovl);
+	if (pt->fl.pend)
+		react_fluid_free(&pt->fl);
+}
+
+/* The fluid estimate (fluid.h): the flows that keep their src, dst and
+ * degree run their observed time of each epoch; the others move their
+ * bytes at max-min fair rates over their endpoints (loaded as learned,
+ * shared with whatever runs there at each moment of the candidate's
+ * timeline) and their paths (the pair's learned excess).  The mean over
+ * the batch of the last finish time, as pattern_estimate. */
+static react_status_t fluid_estimate(patest_t *pe, const react_pattern_t *g, double *out)
+{
+	size_t F = g->nflows;
+	const react_rates_t *r = pe->rates;
+	double sum = 0, aux = 0;
+	for (size_t f = 0; f < F; f++) {
+		const react_flow_t *a = &pe->g0->flows[f], *b = &g->flows[f];
+		pe->fixed[f] = a->src == b->src && a->dst == b->dst &&
+		               react_pattern_flow_degree(g, f) == pe->deg0[f];
+		if (!pe->fixed[f]) {
+			pe->fx[f] = r->x[b->src];
+			pe->fy[f] = r->y[b->dst];
+			pe->fz[f] = react_rates_pair_excess(r, b->src, b->dst);
+		} else
+			pe->fx[f] = pe->fy[f] = pe->fz[f] = 0;
+	}
+	for (int e = 0; e < pe->B; e++) {
+		double sf = 0;
+		memcpy(pe->dur, pe->fct + (size_t)e * F, F * sizeof *pe->dur);
+		sum += react_fluid_run(&pe->fl, g, pe->fixed, pe->dur, r->c0, pe->fx, pe->fy, pe->fz,
+		                       NULL, &sf);
+		aux += sf;
+	}
+	pe->aux = aux / ((double)pe->B * (double)(F ? F : 1));
+	*out = sum / pe->B;
+	return REACT_OK;
 }
 
 /* The overlap estimate of one epoch e: every flow's time (observed where
@@ -221,6 +279,8 @@ static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, doub
 	patest_t *pe = ctx;
 	size_t F = g->nflows;
 	double sum = 0;
+	if (pe->fluid)
+		return fluid_estimate(pe, g, out);
 	pe->nmv = 0;
 	for (size_t f = 0; f < F; f++) {
 		const react_flow_t *a = &pe->g0->flows[f], *b = &g->flows[f];
@@ -283,13 +343,15 @@ react_status_t react_estimate_pattern(const react_pattern_t *g0, const double *f
 	memset(&pt, 0, sizeof pt);
 	if (!g0 || !fct || B < 1 || !h || !g || !est0 || !est || g->nflows != g0->nflows)
 		return REACT_EINVAL;
-	if ((st = react_history_learn_deg(h, degrees, &rates)) != REACT_OK)
+	if ((st = react_history_learn_deg(h, degrees == REACT_DEG_FLUID ? REACT_DEG_OVERLAP : degrees,
+	                                  &rates)) != REACT_OK)
 		return st;
 	if (!rates->valid) {
 		st = REACT_EINVAL;
 		goto fail;
 	}
-	if ((st = patest_init(&pt, g0, fct, B, rates, passes)) != REACT_OK)
+	if ((st = patest_init(&pt, g0, fct, B, rates, passes, degrees == REACT_DEG_FLUID)) !=
+	    REACT_OK)
 		goto fail;
 	if ((st = pattern_estimate(&pt, g0, est0)) == REACT_OK)
 		st = pattern_estimate(&pt, g, est);
@@ -1086,12 +1148,14 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 	if (in->estimate) {
 		est = in->estimate;
 		ectx = in->estimate_ctx;
-	} else if ((in->estimator == REACT_EST_PATTERN || in->estimator == REACT_EST_OVERLAP) &&
+	} else if ((in->estimator == REACT_EST_PATTERN || in->estimator == REACT_EST_OVERLAP ||
+	            in->estimator == REACT_EST_FLUID) &&
 	           in->history) {
-		int deg = in->estimator == REACT_EST_OVERLAP ? REACT_DEG_OVERLAP : REACT_DEG_STEP;
+		int deg = in->estimator == REACT_EST_PATTERN ? REACT_DEG_STEP : REACT_DEG_OVERLAP;
 		if ((st = react_history_learn_deg(in->history, deg, &rates)) != REACT_OK)
 			goto fail;
-		if ((st = patest_init(&pt, g0, in->fct, B, rates, in->overlap_passes)) != REACT_OK)
+		if ((st = patest_init(&pt, g0, in->fct, B, rates, in->overlap_passes,
+		                      in->estimator == REACT_EST_FLUID)) != REACT_OK)
 			goto fail;
 		est = rates->valid ? pattern_estimate : path_estimate;
 		ectx = rates->valid ? (void *)&pt : (void *)&pe;
