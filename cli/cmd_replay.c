@@ -1,5 +1,6 @@
 /*
  * react replay PATTERN FCTS.jsonl [--seed S] [--set key=value]... [--estimate P.json]
+ *              [--estimate-with ESTIMATOR]
  *
  * Feeds a recorded FCT trace through a fresh controller and prints its
  * decision log (one JSON line per batch) to stdout.  The controller gets
@@ -13,6 +14,9 @@
  * estimate of P against its base pattern at that point (P: a transform of
  * PATTERN, e.g. the oracle's pattern), to tell a search that did not reach
  * a better pattern from an estimate that does not see it.
+ * --estimate-with E: those lines from estimator E's timing on the same
+ * history (the decisions stay the controller's own), to compare how
+ * estimators see one pattern along one run.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,14 +31,16 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: react replay PATTERN.json FCTS.jsonl [--seed S] [--set key=value]...\n"
-	           "                    [--estimate P.json]\n"
+	           "                    [--estimate P.json [--estimate-with ESTIMATOR]]\n"
 	           "  Replays a recorded trace through a fresh controller; prints the decision log.\n"
 	           "  The controller gets the parameters and seed the trace records; --seed and\n"
 	           "  --set change them (a trace without them: the defaults below, seed 1).\n"
 	           "  --estimate P.json: after every batch, a line {\"epoch\",\"base_hash\",\n"
 	           "  \"estimate_hash\",\"est_base\",\"est\",\"est_gain\"}: the controller's whole-pattern\n"
 	           "  estimate of P, a transform of PATTERN (the oracle's pattern, say), against its\n"
-	           "  base pattern.\n"
+	           "  base pattern.  --estimate-with E: those estimates by estimator E (paper,\n"
+	           "  pattern, overlap or fluid; paper times as pattern does) on the same history,\n"
+	           "  while the decisions stay those of the controller's own estimator.\n"
 	           "  Exit 0: replayed; 1: the trace's pattern differs from the controller's at an\n"
 	           "  epoch; 2: bad input.  Parameters (--set):\n");
 	react_params_t dp;
@@ -74,6 +80,7 @@ static int apply_override(react_params_t *prm, const char *key, const char *val,
 int react_cmd_replay(int argc, char **argv)
 {
 	const char *ppath = NULL, *tpath = NULL, *epath = NULL;
+	int ewith = -1; /* --estimate-with: REACT_EST_*, -1: the controller's own */
 	react_params_t prm;
 	react_pattern_t *pat = NULL, *epat = NULL;
 	react_ctl_t *ctl = NULL;
@@ -107,6 +114,19 @@ int react_cmd_replay(int argc, char **argv)
 				return 2;
 			}
 			epath = argv[++i];
+		} else if (!strcmp(argv[i], "--estimate-with")) {
+			react_params_t tmp;
+			if (i + 1 >= argc) {
+				fprintf(stderr, "react replay: --estimate-with needs an estimator (paper, pattern, "
+				        "overlap or fluid)\n");
+				return 2;
+			}
+			react_params_default(&tmp);
+			if (react_params_set(&tmp, "estimator", argv[++i], why, sizeof why) != REACT_OK) {
+				fprintf(stderr, "react replay: --estimate-with: %s\n", why);
+				return 2;
+			}
+			ewith = tmp.estimator;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "react replay: unknown option '%s'\n", argv[i]);
 			usage(stderr);
@@ -122,6 +142,10 @@ int react_cmd_replay(int argc, char **argv)
 	}
 	if (!ppath || !tpath) {
 		usage(stderr);
+		return 2;
+	}
+	if (ewith >= 0 && !epath) {
+		fprintf(stderr, "react replay: --estimate-with needs --estimate P.json\n");
 		return 2;
 	}
 	why[0] = 0;
@@ -218,7 +242,8 @@ int react_cmd_replay(int argc, char **argv)
 		react_ctl_stats(ctl, &s1);
 		if (st == REACT_OK && epat && s1.batches > s0.batches) {
 			double e0, e;
-			st = react_ctl_estimate(ctl, epat, &e0, &e);
+			st = ewith >= 0 ? react_ctl_estimate_with(ctl, epat, ewith, &e0, &e)
+			                : react_ctl_estimate(ctl, epat, &e0, &e);
 			if (st == REACT_OK)
 				printf("{\"epoch\":%" PRId64 ",\"base_hash\":\"%016" PRIx64 "\",\"estimate_hash\":\"%016"
 				       PRIx64 "\",\"est_base\":%.10g,\"est\":%.10g,\"est_gain\":%.6f}\n",

@@ -19,19 +19,25 @@
 # correlation r.  A replay that diverges from the run is reported (it must
 # not: the trace records the run's parameters and seed).
 #
-# usage: bench/decisions/gap.sh [-B BUILD] DIR [SET...]
+# usage: bench/decisions/gap.sh [-B BUILD] [-e ESTIMATOR] DIR [SET...]
 #   DIR   run.sh's -o directory (sweeps run with -t); SETs default to every
 #         set there whose runs carry traces
+#   -e E  the oracle's pattern as estimator E (paper, pattern, overlap or
+#         fluid) sees it on each run's own history (react replay
+#         --estimate-with): how well E times it, whichever estimator made
+#         the run's decisions
 set -e
 build=build
-while getopts "B:" opt; do
+with=
+while getopts "B:e:" opt; do
 	case $opt in
 	B) build=$OPTARG ;;
-	*) sed -n '2,24p' "$0" >&2; exit 2 ;;
+	e) with=$OPTARG ;;
+	*) sed -n '2,28p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '2,24p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,28p' "$0" >&2; exit 2; }
 dir=$1; shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 react=$root/$build/react
@@ -46,7 +52,7 @@ fi
 [ $# -ge 1 ] || { echo "gap.sh: no set in $dir has traces (run bench/decisions/run.sh with -t)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "# bench/decisions/gap.sh $dir; react $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
+echo "# bench/decisions/gap.sh${with:+ -e $with} $dir; react $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
 echo "# per set: runs the oracle beats by > 2 %, seen (estimate >= +3 % at the end) / unseen; over all runs: mean estimated and observed gap, r"
 for set in "$@"; do
 	csv=$dir/$set/runs.csv
@@ -60,7 +66,8 @@ for set in "$@"; do
 		r=$dir/$set/runs/$id
 		[ -f "$r/trace-$job.jsonl" ] && [ -f "$r/oracle-$job.json" ] || continue
 		if ! "$react" replay "$r/pattern-$job.json" "$r/trace-$job.jsonl" \
-			--estimate "$r/oracle-$job.json" > "$tmp/log" 2> "$tmp/err"; then
+			--estimate "$r/oracle-$job.json" ${with:+--estimate-with "$with"} \
+			> "$tmp/log" 2> "$tmp/err"; then
 			echo "gap.sh: $set $id: replay failed: $(tail -1 "$tmp/err")" >&2
 			exit 1
 		fi

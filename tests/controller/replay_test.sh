@@ -99,4 +99,28 @@ grep '"estimate_hash"' "$dir/est.log" | grep -qv '"est_gain":0.000000}' || fail 
 grep -q "expected a transform of .*tree16.json" "$dir/err" || fail "--estimate mismatch message: $(cat "$dir/err")"
 "$react" replay "$dir/tree16.json" "$t" --estimate "$dir/nosuch.json" > /dev/null 2> "$dir/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "nosuch.json" "$dir/err" || fail "--estimate of a missing file: exit $rc, $(cat "$dir/err")"
+# --estimate-with: the same decisions, other estimates (the fluid timing of
+# the relabelled pattern differs from the trace's own estimator's, paper,
+# which times by step degrees, on some batch), the base against itself
+# still exactly 0; a name that is no estimator, or no --estimate, is
+# refused
+"$react" replay "$dir/tree16.json" "$t" --estimate "$dir/swap01.json" \
+	> "$dir/ov.log" 2> "$dir/err" || fail "--estimate: exit $?: $(cat "$dir/err")"
+"$react" replay "$dir/tree16.json" "$t" --estimate "$dir/swap01.json" \
+	--estimate-with fluid > "$dir/fl.log" 2> "$dir/err" || fail "--estimate-with fluid: exit $?: $(cat "$dir/err")"
+grep -v '"estimate_hash"' "$dir/fl.log" | cmp -s - "$(grep -v '"estimate_hash"' "$dir/ov.log" > "$dir/ov.dec"; echo "$dir/ov.dec")" ||
+	fail "--estimate-with changed the decision log"
+grep '"estimate_hash"' "$dir/fl.log" | cmp -s - "$(grep '"estimate_hash"' "$dir/ov.log" > "$dir/ov.est"; echo "$dir/ov.est")" &&
+	fail "--estimate-with fluid gave the controller's own estimates"
+[ "$(grep -c '"estimate_hash"' "$dir/fl.log")" -eq "$(grep -c '"estimate_hash"' "$dir/ov.log")" ] ||
+	fail "--estimate-with: not one estimate per batch"
+"$react" replay "$dir/tree16.json" "$t" --estimate "$dir/tree16.json" --estimate-with fluid > "$dir/fl0.log" 2> "$dir/err" ||
+	fail "--estimate-with fluid of the base: exit $?"
+grep '"estimate_hash"' "$dir/fl0.log" | grep -v '"est_gain":0.000000}' | grep "\"base_hash\":\"$h0\"" &&
+	fail "--estimate-with fluid: the base against itself gains other than 0"
+"$react" replay "$dir/tree16.json" "$t" --estimate "$dir/swap01.json" --estimate-with bogus > /dev/null 2> "$dir/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "'bogus' is not one of paper, pattern, overlap, fluid" "$dir/err" ||
+	fail "--estimate-with bogus: exit $rc, $(cat "$dir/err")"
+"$react" replay "$dir/tree16.json" "$t" --estimate-with fluid > /dev/null 2> "$dir/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "needs --estimate" "$dir/err" || fail "--estimate-with alone: exit $rc, $(cat "$dir/err")"
 echo "replay: ok"
