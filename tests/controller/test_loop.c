@@ -512,20 +512,23 @@ Test(loop, every_emitted_pattern_passes_the_check, .timeout = 120 * REACT_TEST_T
 		double *fct;
 		if (gens[gi].a == REACT_ALGO_RECDBL || gens[gi].a == REACT_ALGO_RHD)
 			N = 1 << (1 + gsl_rng_uniform_int(r, 4));
+		/* the fluid estimator's runs (it % 8 == 7, below) at 2..8 ranks: its
+		 * max-min rates cost most with many moved flows, and which patterns
+		 * it emits does not depend on the size (powers of two stay so) */
+		if (it % 8 == 7)
+			N = 2 + (N - 2) % 7;
 		if (react_pattern_generate(gens[gi].c, gens[gi].a, N, 1 << 20, &g) != REACT_OK)
 			continue;
 		react_params_default(&prm);
 		/* every code path: both profiles (the default's overlap estimator),
 		 * the welch rule with the paper's estimate and selection, and the
 		 * pattern and fluid estimators */
-		if (it % 5 == 1)
+		if (it % 4 == 1)
 			cr_assert_eq(react_params_set(&prm, "profile", "paper", NULL, 0), REACT_OK);
-		if (it % 5 == 2)
+		if (it % 4 == 2)
 			prm.estimator = REACT_EST_PAPER, prm.pruning = REACT_PRUNE_DEGREE;
-		if (it % 5 == 3)
-			prm.estimator = REACT_EST_PATTERN;
-		if (it % 5 == 4)
-			prm.estimator = REACT_EST_FLUID;
+		if (it % 4 == 3)
+			prm.estimator = it % 8 == 3 ? REACT_EST_PATTERN : REACT_EST_FLUID;
 		prm.batch_epochs = 2;
 		prm.trials = 4; /* the beam's width of search, kept small: many controllers */
 		prm.apply_delay = (int)gsl_rng_uniform_int(r, 2);
