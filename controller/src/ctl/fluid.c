@@ -1,11 +1,13 @@
 /*
  * fluid.c - the fluid timeline of a candidate pattern (fluid.h).  Events
  * are the flows' starts and ends: the fixed flows' ends come from a binary
- * heap, the moved flows' from their bytes left at their rate now.  At
- * every event the moved flows' max-min rates are found again by
+ * heap, the moved flows' from their bytes left at their rate now.  At an
+ * event that starts or ends a moved flow, or a fixed one at an endpoint a
+ * moved flow uses, the moved flows' max-min rates are found again by
  * progressive filling over their endpoints and paths (only the moved flows
- * running, usually a few, take part): O(F log F + F x M^2) per timeline
- * for M moved flows running at once.
+ * running, usually a few, take part); other events leave them as they
+ * were.  O(F log F + F x M^2) per timeline at most, for M moved flows
+ * running at once.
  */
 #include <math.h>
 #include <stdint.h>
@@ -23,6 +25,8 @@ react_status_t react_fluid_init(react_fluid_t *w, size_t F, int32_t N)
 	w->pend = malloc(f1 * sizeof *w->pend);
 	w->nout = malloc(n1 * sizeof *w->nout);
 	w->nin = malloc(n1 * sizeof *w->nin);
+	w->mout = malloc(n1 * sizeof *w->mout);
+	w->min = malloc(n1 * sizeof *w->min);
 	w->rem = malloc(f1 * sizeof *w->rem);
 	w->tpb = malloc(f1 * sizeof *w->tpb);
 	w->act = malloc(f1 * sizeof *w->act);
@@ -39,7 +43,7 @@ react_status_t react_fluid_init(react_fluid_t *w, size_t F, int32_t N)
 	}
 	w->settled = malloc(f1);
 	w->rate = malloc(f1 * sizeof *w->rate);
-	if (!w->pend || !w->nout || !w->nin || !w->rem || !w->tpb || !w->act || !w->heap ||
+	if (!w->pend || !w->nout || !w->nin || !w->mout || !w->min || !w->rem || !w->tpb || !w->act || !w->heap ||
 	    !w->done || !w->settled || !w->rate) {
 		react_fluid_free(w);
 		return REACT_ENOMEM;
@@ -52,6 +56,8 @@ void react_fluid_free(react_fluid_t *w)
 	free(w->pend);
 	free(w->nout);
 	free(w->nin);
+	free(w->mout);
+	free(w->min);
 	free(w->rem);
 	free(w->tpb);
 	free(w->act);
@@ -115,9 +121,14 @@ static void start(react_fluid_t *w, const react_pattern_t *p, size_t f, double t
 	w->nin[a->dst]++;
 	if (fixed[f]) {
 		heap_push(w, t + dur[f], f);
+		if (w->mout[a->src] || w->min[a->dst])
+			w->dirty = 1;
 	} else {
 		w->rem[f] = (double)a->bytes;
 		w->act[w->nact++] = f;
+		w->mout[a->src]++;
+		w->min[a->dst]++;
+		w->dirty = 1;
 	}
 }
 
@@ -209,6 +220,9 @@ double react_fluid_run(react_fluid_t *w, const react_pattern_t *p, const unsigne
 	(void)pr;
 	memset(w->nout, 0, (size_t)p->nranks * sizeof *w->nout);
 	memset(w->nin, 0, (size_t)p->nranks * sizeof *w->nin);
+	memset(w->mout, 0, (size_t)p->nranks * sizeof *w->mout);
+	memset(w->min, 0, (size_t)p->nranks * sizeof *w->min);
+	w->dirty = 1;
 	w->nact = w->nheap = 0;
 	for (size_t f = 0; f < F; f++)
 		w->pend[f] = (int32_t)(po[f + 1] - po[f]);
@@ -217,11 +231,17 @@ double react_fluid_run(react_fluid_t *w, const react_pattern_t *p, const unsigne
 			start(w, p, f, 0.0, fixed, dur);
 	while (w->nact > 0 || w->nheap > 0) {
 		double tn = w->nheap ? w->heap[0].t : INFINITY;
-		maxmin(w, p, x, y, z);
+		/* the rates change only where a flow started or ended beside a
+		 * moved one: elsewhere they are kept as they were */
+		if (w->dirty) {
+			maxmin(w, p, x, y, z);
+			for (size_t k = 0; k < w->nact; k++)
+				w->tpb[w->act[k]] = c0 / w->rate[w->act[k]];
+			w->dirty = 0;
+		}
 		for (size_t k = 0; k < w->nact; k++) {
 			size_t f = w->act[k];
 			double te;
-			w->tpb[f] = c0 / w->rate[f];
 			te = t + w->rem[f] * w->tpb[f];
 			if (te < tn)
 				tn = te;
@@ -251,6 +271,12 @@ double react_fluid_run(react_fluid_t *w, const react_pattern_t *p, const unsigne
 			const react_flow_t *a = &p->flows[w->done[k]];
 			w->nout[a->src]--;
 			w->nin[a->dst]--;
+			if (!fixed[w->done[k]]) {
+				w->mout[a->src]--;
+				w->min[a->dst]--;
+				w->dirty = 1;
+			} else if (w->mout[a->src] || w->min[a->dst])
+				w->dirty = 1;
 			if (fin)
 				fin[w->done[k]] = t;
 			sum += t;

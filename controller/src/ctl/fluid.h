@@ -42,6 +42,10 @@ typedef struct react_fluid {
 	int32_t N;
 	int32_t *pend;         /* F: predecessors not finished */
 	int32_t *nout, *nin;   /* N: flows running at each sender / receiver */
+	int32_t *mout, *min;   /* N: moved flows running at each sender / receiver */
+	int dirty;             /* the moved flows' rates must be found again: a
+	                        * moved flow started or ended, or a fixed one at
+	                        * an endpoint a moved flow shares */
 	double *rem;           /* F: bytes left of a running moved flow */
 	double *tpb;           /* F: its time per byte now */
 	size_t *act, nact;     /* the moved flows running */
