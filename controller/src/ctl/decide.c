@@ -211,6 +211,16 @@ static void patest_free(patest_t *pt)
 		react_fluid_free(&pt->fl);
 }
 
+/* Flow f of candidate g keeps its observed time of g0's batch: its src,
+ * dst and degree are those it had in g0 (the pattern and fluid
+ * estimates). */
+static int keeps_observed(const patest_t *pe, const react_pattern_t *g, size_t f)
+{
+	const react_flow_t *a = &pe->g0->flows[f], *b = &g->flows[f];
+	return a->src == b->src && a->dst == b->dst &&
+	       react_pattern_flow_degree(g, f) == pe->deg0[f];
+}
+
 /* The fluid estimate (fluid.h): the flows that keep their src, dst and
  * degree run their observed time of each epoch; the others move their
  * bytes at max-min fair rates over their endpoints (loaded as learned,
@@ -223,9 +233,8 @@ static react_status_t fluid_estimate(patest_t *pe, const react_pattern_t *g, dou
 	const react_rates_t *r = pe->rates;
 	double sum = 0, aux = 0;
 	for (size_t f = 0; f < F; f++) {
-		const react_flow_t *a = &pe->g0->flows[f], *b = &g->flows[f];
-		pe->fixed[f] = a->src == b->src && a->dst == b->dst &&
-		               react_pattern_flow_degree(g, f) == pe->deg0[f];
+		const react_flow_t *b = &g->flows[f];
+		pe->fixed[f] = (unsigned char)keeps_observed(pe, g, f);
 		if (!pe->fixed[f]) {
 			pe->fx[f] = r->x[b->src];
 			pe->fy[f] = r->y[b->dst];
@@ -283,10 +292,10 @@ static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, doub
 		return fluid_estimate(pe, g, out);
 	pe->nmv = 0;
 	for (size_t f = 0; f < F; f++) {
-		const react_flow_t *a = &pe->g0->flows[f], *b = &g->flows[f];
+		const react_flow_t *b = &g->flows[f];
 		if (pe->overlap)
 			pe->moved[f] = 0;
-		if (a->src == b->src && a->dst == b->dst && react_pattern_flow_degree(g, f) == pe->deg0[f]) {
+		if (keeps_observed(pe, g, f)) {
 			pe->model[f] = NAN;
 		} else if (pe->overlap) {
 			/* moved: overlap_times times it, from this time at its step

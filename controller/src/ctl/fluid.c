@@ -140,19 +140,14 @@ static void start(react_fluid_t *w, const react_pattern_t *p, size_t f, double t
 static void maxmin(react_fluid_t *w, const react_pattern_t *p, const double *x, const double *y,
                    const double *z)
 {
-	for (size_t k = 0; k < w->nact; k++) {
-		const react_flow_t *a = &p->flows[w->act[k]];
-		react_rank_t r[2] = {a->src, a->dst};
-		for (int s = 0; s < 2; s++) {
-			w->used[s][r[s]] = 0;
-			w->nun[s][r[s]] = 0;
-		}
-	}
+	/* none settled yet: each endpoint's unsettled moved flows are all its
+	 * moved flows running (mout, min) */
 	for (size_t k = 0; k < w->nact; k++) {
 		size_t f = w->act[k];
 		const react_flow_t *a = &p->flows[f];
-		w->nun[0][a->src]++;
-		w->nun[1][a->dst]++;
+		w->used[0][a->src] = w->used[1][a->dst] = 0;
+		w->nun[0][a->src] = w->mout[a->src];
+		w->nun[1][a->dst] = w->min[a->dst];
 		w->settled[f] = 0;
 	}
 	for (size_t k = 0; k < w->nact; k++) {
