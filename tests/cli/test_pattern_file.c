@@ -388,7 +388,7 @@ Test(pattern_file_e2e, run_records_it_and_replay_reproduces)
 	cr_assert_eq(react("replay", "--help", NULL), 0, "%s", slurp(g_err));
 	assert_contains(g_out, "    estimator       -        default overlap  -  ");
 	assert_contains(g_out, "    delta1          delta_1  default 0.2      fraction ");
-	assert_contains(g_out, "undecided, early_revert at once");
+	assert_contains(g_out, "undecided, early_revert, role_moves at once");
 }
 
 Test(pattern_file_e2e, bad_file_exit_2_naming_file_and_line_nothing_written)

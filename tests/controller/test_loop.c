@@ -501,7 +501,7 @@ Test(loop, every_emitted_pattern_passes_the_check, .timeout = 120 * REACT_TEST_T
 		{REACT_COLL_ALLGATHER, REACT_ALGO_RING}, {REACT_COLL_ALLGATHER, REACT_ALGO_RECDBL},
 		{REACT_COLL_ALLREDUCE, REACT_ALGO_RHD}};
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	long batches = 0, changes = 0;
+	long batches = 0, changes = 0, roles = 0;
 	gsl_rng_set(r, 12345);
 	for (int it = 0; it < 250; it++) {
 		int gi = (int)gsl_rng_uniform_int(r, 5);
@@ -510,6 +510,9 @@ Test(loop, every_emitted_pattern_passes_the_check, .timeout = 120 * REACT_TEST_T
 		react_params_t prm;
 		react_ctl_t *c;
 		double *fct;
+		char *logbuf;
+		size_t loglen;
+		FILE *log;
 		if (gens[gi].a == REACT_ALGO_RECDBL || gens[gi].a == REACT_ALGO_RHD)
 			N = 1 << (1 + gsl_rng_uniform_int(r, 4));
 		/* the fluid estimator's runs (it % 8 == 7, below) at 2..8 ranks: its
@@ -536,6 +539,10 @@ Test(loop, every_emitted_pattern_passes_the_check, .timeout = 120 * REACT_TEST_T
 		prm.epsilon = 0.0;
 		prm.revert_tau = 0.0;
 		cr_assert_eq(react_ctl_create(g, &prm, &c), REACT_OK);
+		logbuf = NULL;
+		loglen = 0;
+		log = open_memstream(&logbuf, &loglen);
+		react_ctl_set_log(c, log);
 		fct = malloc(g->nflows * sizeof *fct);
 		for (int64_t e = 0; e < 16; e++) {
 			const react_pattern_t *p = react_ctl_pattern_for(c, e);
@@ -557,12 +564,17 @@ Test(loop, every_emitted_pattern_passes_the_check, .timeout = 120 * REACT_TEST_T
 			react_ctl_stats(c, &st);
 			batches += st.batches;
 		}
+		fclose(log);
+		for (const char *at = logbuf; (at = strstr(at, "(a role move)")) != NULL; at++)
+			roles++;
+		free(logbuf);
 		free(fct);
 		react_ctl_destroy(c);
 		react_pattern_destroy(g);
 	}
 	cr_assert_gt(batches, 1000);
 	cr_assert_gt(changes, 50, "too few changes (%ld) to exercise the check", changes);
+	cr_assert_geq(roles, 4, "too few role moves (%ld) to exercise the check", roles);
 	gsl_rng_free(r);
 }
 

@@ -78,6 +78,8 @@ typedef struct react_params {
 	                      * of failed rounds (steady; paper any) */
 	int beam;            /* selection best: patterns kept per depth of the beam
 	                      * search (16) */
+	int role_moves;      /* selection best: a congested sender also tried in the
+	                      * lightest role of every chunk graph at once (1; paper 0) */
 	int overlap_passes;  /* estimator overlap: how often a moved flow is re-timed at
 	                      * its overlaps in the candidate's timeline (1) */
 	double shift;        /* a base batch whose mean moved by more than this fraction

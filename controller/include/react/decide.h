@@ -109,6 +109,7 @@ typedef struct react_decide_in {
 	int selection;               /* REACT_SEL_FIRST or REACT_SEL_BEST */
 	int pruning;                 /* REACT_PRUNE_DEGREE or REACT_PRUNE_ESTIMATE */
 	int beam;                    /* selection best: beam width (0: 16) */
+	int role_moves;              /* selection best: 1: the role moves too (decide.c) */
 	int overlap_passes;          /* estimator overlap: re-timings of a moved flow at its
 	                              * overlaps (0: 1) */
 	double critical_slack;       /* steadily congested vertices of every flow chain within
@@ -125,6 +126,7 @@ typedef struct react_decide_out {
 	size_t ncands;
 	size_t nvertices;            /* congested vertices on a critical path */
 	double est_gain;             /* of g1: 1 - est(g1) / est(g0), by the estimate used */
+	int role_move;               /* 1: g1 is a role move's (decide.c), not the beam's */
 } react_decide_out_t;
 
 /* The "pattern" estimate (decide.c) of candidate g against g0, which ran

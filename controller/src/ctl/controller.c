@@ -667,6 +667,7 @@ void react_decide_in_params(react_decide_in_t *in, const react_params_t *p)
 	in->selection = p->selection;
 	in->pruning = p->pruning;
 	in->beam = p->beam;
+	in->role_moves = p->role_moves;
 	in->overlap_passes = p->overlap_passes;
 	in->critical_slack = p->critical_slack;
 }
@@ -998,7 +999,9 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			}
 			if (dout.g1) {
 				const char *msg = forced ? "forced exploration: new pattern under test"
-				                         : "estimated improvement: new pattern under test";
+				                  : dout.role_move
+				                      ? "estimated improvement (a role move): new pattern under test"
+				                      : "estimated improvement: new pattern under test";
 				sched = dout.g1;
 				if (kept)
 					snprintf(why + strlen(why), sizeof why - strlen(why), "; %s", msg);

@@ -829,6 +829,157 @@ static react_status_t replay(const react_pattern_t *G, const bstate_t *st, react
 	return rc;
 }
 
+/*
+ * Role moves (role_moves, selection best).  A congested sender x takes, in
+ * every chunk graph at once, the role of the rank outside the congested
+ * senders that sends the least there: one chunk-local swap per graph, kept
+ * when the pattern still passes the check (a tree's leaf; in recursive
+ * halving-doubling a rank that hands its data over and gets the result
+ * back).  The beam cannot get there one swap at a time: while x keeps a
+ * heavy role in some graph the makespan stays where it was, so every
+ * single swap is estimated at no gain.  One move per congested sender
+ * (at most ROLE_MAX, the most congested first: steady flows count 1, erratic
+ * ones 1/4) and one for all of them, each graph's lightest roles dealt out
+ * in that order; each is estimated as a whole.
+ */
+#define ROLE_MAX 8
+
+typedef struct role_move {
+	react_xform_t *mv;   /* the chunk-local swaps, in order */
+	size_t n, cap;
+} role_move_t;
+
+/* *P: G with the role move of the nS senders S (most congested first);
+ * rm: its swaps.  vol: NG x N scratch. */
+static react_status_t role_build(bsearch_t *b, const react_pattern_t *G, const react_rank_t *S,
+                                 int nS, double *vol, unsigned char *mark, react_pattern_t **P,
+                                 react_pattern_t **C, role_move_t *rm)
+{
+	react_status_t st;
+	const int32_t N = G->nranks, NG = react_pattern_ngraphs(G);
+	unsigned char *inS = mark, *taken = mark + N, *tried = mark + 2 * (size_t)N;
+	rm->n = 0;
+	if ((st = copy_into(P, G)) != REACT_OK)
+		return st;
+	memset(vol, 0, (size_t)NG * (size_t)N * sizeof *vol);
+	for (size_t f = 0; f < G->nflows; f++)
+		vol[(size_t)react_pattern_flow_graph(G, f) * (size_t)N + (size_t)G->flows[f].src] +=
+		    (double)G->flows[f].bytes;
+	memset(inS, 0, (size_t)N);
+	for (int i = 0; i < nS; i++)
+		inS[S[i]] = 1;
+	for (int32_t g = 0; g < NG; g++) {
+		double *v = vol + (size_t)g * (size_t)N;
+		memset(taken, 0, (size_t)N);
+		for (int i = 0; i < nS; i++) {
+			const react_rank_t x = S[i];
+			memset(tried, 0, (size_t)N);
+			for (;;) {
+				react_rank_t y = -1;
+				react_xform_t xf;
+				for (react_rank_t r = 0; r < N; r++)
+					if (!inS[r] && !taken[r] && !tried[r] && v[r] < v[x] && (y < 0 || v[r] < v[y]))
+						y = r;
+				if (y < 0)
+					break;
+				tried[y] = 1;
+				xf = (react_xform_t){REACT_XF_CHUNK, 0, x, y, g};
+				if ((st = copy_into(C, *P)) != REACT_OK)
+					return st;
+				st = react_xform_apply(*C, &xf);
+				if (st == REACT_EINVAL)
+					continue;
+				if (st != REACT_OK)
+					return st;
+				st = react_checker_run(b->ck, *C, NULL);
+				if (st == REACT_ESEMANTIC)
+					continue; /* e.g. the owner of an AllGather chunk */
+				if (st != REACT_OK)
+					return st;
+				if ((st = react_xform_apply(*P, &xf)) != REACT_OK)
+					return st;
+				if (rm->n == rm->cap) {
+					size_t nc = rm->cap ? 2 * rm->cap : 16;
+					react_xform_t *m = realloc(rm->mv, nc * sizeof *m);
+					if (!m)
+						return REACT_ENOMEM;
+					rm->mv = m;
+					rm->cap = nc;
+				}
+				rm->mv[rm->n++] = xf;
+				taken[y] = 1;
+				{
+					double t = v[x];
+					v[x] = v[y];
+					v[y] = t;
+				}
+				break;
+			}
+		}
+	}
+	return REACT_OK;
+}
+
+/* The best role move estimated below *bar (seconds): *bar its estimate
+ * and *best its swaps, or best->n == 0 when none is. */
+static react_status_t role_search(bsearch_t *b, const react_pattern_t *G, double *bar,
+                                  role_move_t *best)
+{
+	react_status_t st = REACT_OK;
+	const react_decide_in_t *in = b->gc->in;
+	const int32_t N = G->nranks, NG = react_pattern_ngraphs(G);
+	double *w = calloc((size_t)N, sizeof *w);
+	double *vol = malloc((size_t)NG * (size_t)N * sizeof *vol);
+	unsigned char *mark = malloc(3 * (size_t)N);
+	react_rank_t S[ROLE_MAX];
+	int nS = 0;
+	role_move_t rm = {NULL, 0, 0};
+	react_pattern_t *P = NULL, *C = NULL;
+	best->n = 0;
+	if (!w || !vol || !mark) {
+		st = REACT_ENOMEM;
+		goto out;
+	}
+	for (size_t f = 0; f < G->nflows; f++)
+		if (in->cong[f] != REACT_CONG_NONE)
+			w[G->flows[f].src] += in->cong[f] == REACT_CONG_STEADY ? 1.0 : 0.25;
+	while (nS < ROLE_MAX && nS < N / 2) {
+		int m = -1;
+		for (int32_t r = 0; r < N; r++)
+			if (w[r] > 0 && (m < 0 || w[r] > w[m]))
+				m = r;
+		if (m < 0)
+			break;
+		S[nS++] = (react_rank_t)m;
+		w[m] = 0;
+	}
+	/* k < nS: S[k] alone; k == nS: all of them (when two or more) */
+	for (int k = 0; k <= nS && !(k == nS && nS < 2); k++) {
+		double s;
+		if ((st = role_build(b, G, k < nS ? &S[k] : S, k < nS ? 1 : nS, vol, mark, &P, &C, &rm)) !=
+		    REACT_OK)
+			goto out;
+		if (rm.n == 0)
+			continue;
+		if ((st = b->est(b->ectx, P, &s)) != REACT_OK)
+			goto out;
+		if (s < *bar) {
+			role_move_t t = *best;
+			*bar = s;
+			*best = rm;
+			rm = t;
+		}
+	}
+out:
+	free(rm.mv);
+	free(w);
+	free(vol);
+	free(mark);
+	react_pattern_destroy(P);
+	react_pattern_destroy(C);
+	return st;
+}
+
 static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *curio, int *cio)
 {
 	react_status_t st = REACT_OK;
@@ -892,6 +1043,30 @@ static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *c
 		}
 		memcpy(beam, next, nnext * sizeof *next);
 		nbeam = nnext;
+	}
+	/* a role move is taken over the beam's pattern when estimated faster,
+	 * at the bar the beam's first depth has (epsilon) */
+	if (in->role_moves && b->gc->in->cong) {
+		double bar = *curio / (1.0 + in->epsilon);
+		role_move_t rm = {NULL, 0, 0};
+		if (have_best && best.s < bar)
+			bar = best.s;
+		if ((st = role_search(b, *Gio, &bar, &rm)) != REACT_OK) {
+			free(rm.mv);
+			goto fail;
+		}
+		if (rm.n > 0) {
+			for (size_t i = 0; i < rm.n && st == REACT_OK; i++)
+				if ((st = react_xform_apply(*Gio, &rm.mv[i])) == REACT_OK)
+					st = log_cand(b->out, b->logcap, &rm.mv[i], 1.0 - bar / *curio, 1);
+			free(rm.mv);
+			if (st != REACT_OK)
+				goto fail;
+			*curio = bar;
+			*cio += (int)rm.n;
+			b->out->role_move = 1;
+			have_best = 0;
+		}
 	}
 	if (have_best) {
 		for (int i = 0; i < best.n; i++) {

@@ -89,7 +89,7 @@ static const pdesc_t params_table[] = {
 	{"profile", "-", "-", P_ENUM, OFF(profile), REACT_PROFILE_DEFAULT, 0, 1,
 	 "default | paper: sets estimator, keep_rule, selection, pruning, K_max, epsilon, "
 	 "escalation, explore_free, search_backoff, keep_resets, shift, shift_history, "
-	 "shift_test, return_after, H, critical_slack, undecided, early_revert at once",
+	 "shift_test, return_after, H, critical_slack, undecided, early_revert, role_moves at once",
 	 profile_names},
 	{"estimator", "-", "-", P_ENUM, OFF(estimator), REACT_EST_OVERLAP, 0, 3,
 	 "paper (old critical paths) | pattern (whole pattern from learned rates, step degrees) | "
@@ -182,6 +182,16 @@ static const pdesc_t params_table[] = {
 	 * observed time after 1 / 2 / 3 / 5 passes); a second pass piles a
 	 * ring's sends up at a rank whose pair is slow.  Decision benchmark
 	 * and docs/controller.md, "16-rank rings beside another job" */
+	/* 1: decision benchmark captured, in sample / held out: ring and rhd
+	 * AllReduce 0.48 / 0.63 -> 0.62 / 0.76 (rhd 0.48 -> 0.69 in sample),
+	 * 16-rank tree 0.92 / 0.80 -> 1.06 / 0.89, fig12 0.88 -> 0.94 in
+	 * sample, fig5a-size 0.81 -> 0.90 in sample; every other set the same
+	 * within 0.02, rings never take one (docs/controller.md, "Role moves") */
+	{"role_moves", "-", "-", P_INT, OFF(role_moves), 1, 0, 1,
+	 "selection best: 1: each congested sender is also tried in the lightest role of every "
+	 "chunk graph at once (a chunk-local swap per graph with the rank that sends least "
+	 "there), and all of them together; taken over the beam's pattern when estimated faster",
+	 NULL},
 	{"overlap_passes", "-", "passes", P_INT, OFF(overlap_passes), 1, 1, 8,
 	 "estimator overlap: how often a moved flow is re-timed at its overlaps in the "
 	 "candidate's timeline, after its step degrees",
@@ -291,7 +301,8 @@ static const char *const profile_paper[] = {"estimator", "paper", "keep_rule", "
                                             "shift_history", "keep", "shift_test", "mean",
                                             "return_after", "0",
                                             "history_epochs", "60", "critical_slack", "0",
-                                            "undecided", "revert", "early_revert", "0", NULL};
+                                            "undecided", "revert", "early_revert", "0",
+                                            "role_moves", "0", NULL};
 static const char *const profile_default[] = {"estimator", "overlap", "keep_rule", "welch",
                                               "selection", "best", "pruning", "estimate",
                                               "max_accepted", "8", "escalation", "2",
@@ -302,7 +313,7 @@ static const char *const profile_default[] = {"estimator", "overlap", "keep_rule
                                               "shift_test", "range",
                                               "return_after", "3", "history_epochs", "120",
                                               "critical_slack", "0.02", "undecided", "mean",
-                                              "early_revert", "3", NULL};
+                                              "early_revert", "3", "role_moves", "1", NULL};
 
 react_status_t react_params_profile(react_params_t *p, const char *name, char *why, size_t whylen)
 {
