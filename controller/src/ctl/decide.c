@@ -959,7 +959,8 @@ static react_status_t role_search(bsearch_t *b, const react_pattern_t *G, double
 		if ((st = role_build(b, G, k < nS ? &S[k] : S, k < nS ? 1 : nS, vol, mark, &P, &C, &rm)) !=
 		    REACT_OK)
 			goto out;
-		if (rm.n == 0)
+		/* a pattern reverted before (the rejected list) is not tried again */
+		if (rm.n == 0 || react_pattern_equal(P, G) || rejected(in, P))
 			continue;
 		if ((st = b->est(b->ectx, P, &s)) != REACT_OK)
 			goto out;
