@@ -71,6 +71,12 @@
 #             AllReduce (above 9 ranks the oracle is a local search:
 #             docs/oracle.md); seed 1..3, p {2, 4}, congested_pairs
 #             {2, 4}                                            (12)
+#   fig5a-p1  fig5a at the paper's third intensity, p = 1 (no default
+#             was chosen on it); seed 1..5, congested_pairs 1..6  (30)
+#   fig5a-ranks  fig5a's network and congestion with 4 and 6 ranks (no
+#             default was chosen on them; 6 is not a power of two) and
+#             each of the tree, ring and rhd AllReduce; seed 1..3, p {2,
+#             4}, congested_pairs {1, 2, 3}                      (108)
 #   fig7a     two 16-rank ring AllReduce jobs on the 720-host Alibaba
 #             network, congested only by each other and their own ECMP
 #             collisions; REACT on job 1, or on both; seed 1..3  (6,
@@ -112,8 +118,8 @@ while getopts "j:b:o:w:B:O:S:HVqs:tNC:" opt; do
 	esac
 done
 for x in $(echo "$only" | tr ',' ' '); do
-	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset | fig5a-allreduce | fig5a-size | fig5a-allgather | fig5a-16 | fig7a | fig6) ;;
-	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8, fig5a-onset, fig5a-allreduce, fig5a-size, fig5a-allgather, fig5a-16, fig7a or fig6)" >&2; exit 2 ;;
+	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset | fig5a-allreduce | fig5a-size | fig5a-allgather | fig5a-16 | fig5a-p1 | fig5a-ranks | fig7a | fig6) ;;
+	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8, fig5a-onset, fig5a-allreduce, fig5a-size, fig5a-allgather, fig5a-16, fig5a-p1, fig5a-ranks, fig7a or fig6)" >&2; exit 2 ;;
 	esac
 done
 case $backend in
@@ -148,10 +154,10 @@ fi
 
 if [ $quick = 1 ]; then
 	seeds5=1; seeds3=1; pairs=[1,3]; ps=[4]; counts=[16]; rates=[30Gbps]; opairs=[2]; apairs=[4]
-	shared=[4]
+	shared=[4]; rpairs=[2]; ranks=[6]
 else
 	seeds5=1..5; seeds3=1..3; pairs=1..6; ps=[2,4]; counts=[4,16]; rates=[30Gbps,50Gbps]; opairs=[1,2,4]
-	apairs=[2,4]; shared=[2,4,6]
+	apairs=[2,4]; shared=[2,4,6]; rpairs=1..3; ranks=[4,6]
 fi
 [ $held = 1 ] && { seeds5=6..10; seeds3=4..6; }
 [ $held = 2 ] && { seeds5=11..15; seeds3=7..9; }
@@ -218,6 +224,11 @@ sweep fig5a-allgather fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
 	--set jobs.tree.collective=allgather
 sweep fig5a-16 fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
 	--set congestion.external.congested_pairs=$apairs --set jobs.tree.ranks=16
+sweep fig5a-p1 fig5a --set seed=$seeds5 --set congestion.external.p=1 \
+	--set congestion.external.congested_pairs=$pairs
+sweep fig5a-ranks fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
+	--set congestion.external.congested_pairs=$rpairs --set jobs.tree.ranks=$ranks \
+	--set 'jobs.tree.algorithm=[tree,ring,rhd]'
 sweep fig7a fig7a --set seed=$seeds3
 sweep fig6 fig6 --set seed=$seeds3 --set jobs.ring.placement.shared=$shared
 
