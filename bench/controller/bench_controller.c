@@ -7,6 +7,9 @@
  *               B + 1 critical paths, up to K_t = 15 checked and estimated
  *               swaps.  Reference in the same run: one semantic check of
  *               the same pattern.  Target: N = 512 under 50 ms.
+ *   role moves: tree (512), rhd (8, 64) and ring AllReduce (32, 64) with 4
+ *               senders' uplinks at a fifth, one decision with and without
+ *               role moves side by side (their cost, bounded by ROLE_WORK).
  *   precompute: react_equiv_fast vs react_equiv_brute on tree AllReduce,
  *               N = 8 .. 1024; brute force only where the previous size
  *               predicts under a minute.  Target: fast at N = 1024 under 1 s.
@@ -36,7 +39,22 @@ static double now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+typedef react_status_t (*gen_fn)(int32_t, uint64_t, react_pattern_t **);
+
+/* one decision on pattern gen(N): with senders = 0 one receiver's downlink
+ * at half rate; with senders > 0 that many senders' uplinks at a fifth
+ * (ranks 1, 3, 5, ...), role = 0 or 1 the role_moves parameter (-1: the
+ * profile's) */
+static int bench_one(gen_fn gen, const char *name, int32_t N, const char *profile, int senders,
+                     int role, double *out_s);
+
 static int bench_decision(int32_t N, const char *profile, double *out_s)
+{
+	return bench_one(react_gen_tree_allreduce, "tree", N, profile, 0, -1, out_s);
+}
+
+static int bench_one(gen_fn gen, const char *name, int32_t N, const char *profile, int senders,
+                     int role, double *out_s)
 {
 	react_pattern_t *p = NULL;
 	react_history_t *h = NULL;
@@ -53,15 +71,18 @@ static int bench_decision(int32_t N, const char *profile, double *out_s)
 
 	react_params_default(&prm);
 	react_params_set(&prm, "profile", profile, NULL, 0);
+	if (role >= 0)
+		prm.role_moves = role;
 	gsl_rng_set(rng, 1);
-	if (react_gen_tree_allreduce(N, 64u << 20, &p) != REACT_OK)
+	if (gen(N, 64u << 20, &p) != REACT_OK)
 		return 1;
 	fct = malloc((size_t)B * p->nflows * sizeof *fct);
 	cong = malloc(p->nflows * sizeof *cong);
 	react_history_create(N, 60, &h);
 	for (int e = 0; e < B; e++) {
 		for (size_t f = 0; f < p->nflows; f++) {
-			double m = p->flows[f].dst == slow ? 2.0 : 1.0;
+			double m = senders == 0 ? (p->flows[f].dst == slow ? 2.0 : 1.0)
+			           : (p->flows[f].src % 2 == 1 && p->flows[f].src < 2 * senders ? 5.0 : 1.0);
 			m *= 1.0 + 0.02 * gsl_rng_uniform(rng);
 			fct[(size_t)e * p->nflows + f] =
 			    4e-6 + (double)p->flows[f].bytes * 8.0 / 100e9 * react_pattern_flow_degree(p, f) * m;
@@ -88,15 +109,20 @@ static int bench_decision(int32_t N, const char *profile, double *out_s)
 		in.rng = rng;
 		if (react_decide(&in, &out) != REACT_OK)
 			return 1;
-		if (r == 0)
+		if (r == 0 && senders == 0)
 			printf("  N=%-5d %-7s flows=%-6zu congested=%-4zu candidates=%-3zu changed=%s\n", N, profile,
 			       p->nflows, ncong, out.ncands, out.g1 ? "yes" : "no");
+		if (r == 0 && senders > 0)
+			printf("  %-4s N=%-4d role_moves=%d flows=%-6zu congested=%-4zu changed=%s%s\n", name, N,
+			       prm.role_moves, p->nflows, ncong, out.g1 ? "yes" : "no",
+			       out.role_move ? " (a role move)" : "");
 		react_pattern_destroy(out.g1);
 		free(out.cands);
 	}
 	tdec = (now() - t0) / reps;
-	printf("  N=%-5d %-7s decision %10.3f ms   one check %8.3f ms   ratio %6.1f checks\n", N, profile,
-	       1e3 * tdec, 1e3 * tcheck, tdec / tcheck);
+	if (senders == 0)
+		printf("  N=%-5d %-7s decision %10.3f ms   one check %8.3f ms   ratio %6.1f checks\n", N,
+		       profile, 1e3 * tdec, 1e3 * tcheck, tdec / tcheck);
 	*out_s = tdec;
 	react_checker_destroy(ck);
 	react_equiv_destroy(eq);
@@ -127,6 +153,29 @@ int main(int argc, char **argv)
 				return 2;
 			if (Ns[i] == 512)
 				t512 = t;
+		}
+	}
+	/* role moves' cost: the same decision with and without them, 4 slow
+	 * senders (the work bound gives a 64-rank ring none) */
+	printf("\none decision with 4 slow senders, with and without role moves (default profile)\n");
+	{
+		static const struct {
+			gen_fn gen;
+			const char *name;
+			int32_t N;
+		} cs[] = {{react_gen_tree_allreduce, "tree", 512}, {react_gen_rhd_allreduce, "rhd", 8},
+		          {react_gen_rhd_allreduce, "rhd", 64}, {react_gen_ring_allreduce, "ring", 32},
+		          {react_gen_ring_allreduce, "ring", 64}};
+		const int32_t only = argc > 2 ? (int32_t)atoi(argv[2]) : 0;
+		for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+			double on, off;
+			if (only && cs[i].N != only)
+				continue;
+			if (bench_one(cs[i].gen, cs[i].name, cs[i].N, "default", 4, 1, &on) ||
+			    bench_one(cs[i].gen, cs[i].name, cs[i].N, "default", 4, 0, &off))
+				return 2;
+			printf("  %-4s N=%-4d decision %9.3f ms with role moves, %9.3f ms without: ratio %.2f\n",
+			       cs[i].name, cs[i].N, 1e3 * on, 1e3 * off, on / off);
 		}
 	}
 	if (argc > 1 && strcmp(argv[1], "--decision") == 0) {

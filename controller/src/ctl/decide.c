@@ -843,6 +843,16 @@ static react_status_t replay(const react_pattern_t *G, const bstate_t *st, react
  * in that order; each is estimated as a whole.
  */
 #define ROLE_MAX 8
+/* Work bound: a move checks a candidate swap (a copy and a check, each
+ * about F flows) per congested sender and chunk graph, at most ROLE_TRIES
+ * per pair (never binding below 10 ranks); all the moves of a decision
+ * stay near ROLE_WORK flow-steps, about the beam's own at 512 ranks (SEARCH_WORK2
+ * / F): fewer senders, or none where one sender would pass it.  A
+ * 32-rank ring gets 4 senders, a 64-rank rhd 5, a 64-rank ring none; the
+ * 8- and 16-rank sets and a 512-rank tree (2 graphs of 2,044 flows) are
+ * never bound */
+#define ROLE_TRIES 8
+#define ROLE_WORK ((size_t)1 << 19)
 
 typedef struct role_move {
 	react_xform_t *mv;   /* the chunk-local swaps, in order */
@@ -873,8 +883,9 @@ static react_status_t role_build(bsearch_t *b, const react_pattern_t *G, const r
 		memset(taken, 0, (size_t)N);
 		for (int i = 0; i < nS; i++) {
 			const react_rank_t x = S[i];
+			int tries = 0;
 			memset(tried, 0, (size_t)N);
-			for (;;) {
+			while (tries++ < ROLE_TRIES) {
 				react_rank_t y = -1;
 				react_xform_t xf;
 				for (react_rank_t r = 0; r < N; r++)
@@ -928,14 +939,23 @@ static react_status_t role_search(bsearch_t *b, const react_pattern_t *G, double
 	react_status_t st = REACT_OK;
 	const react_decide_in_t *in = b->gc->in;
 	const int32_t N = G->nranks, NG = react_pattern_ngraphs(G);
-	double *w = calloc((size_t)N, sizeof *w);
-	double *vol = malloc((size_t)NG * (size_t)N * sizeof *vol);
-	unsigned char *mark = malloc(3 * (size_t)N);
+	double *w = NULL, *vol = NULL;
+	unsigned char *mark = NULL;
 	react_rank_t S[ROLE_MAX];
 	int nS = 0;
 	role_move_t rm = {NULL, 0, 0};
 	react_pattern_t *P = NULL, *C = NULL;
+	/* the moves of nS senders cost about 2 nS NG F flow-steps (one each,
+	 * and all of them together) */
+	size_t cap = ROLE_WORK / (2 * (size_t)(NG > 0 ? NG : 1) * (G->nflows ? G->nflows : 1));
 	best->n = 0;
+	if (cap == 0)
+		goto out;
+	if (cap > ROLE_MAX)
+		cap = ROLE_MAX;
+	w = calloc((size_t)N, sizeof *w);
+	vol = malloc((size_t)NG * (size_t)N * sizeof *vol);
+	mark = malloc(3 * (size_t)N);
 	if (!w || !vol || !mark) {
 		st = REACT_ENOMEM;
 		goto out;
@@ -943,7 +963,7 @@ static react_status_t role_search(bsearch_t *b, const react_pattern_t *G, double
 	for (size_t f = 0; f < G->nflows; f++)
 		if (in->cong[f] != REACT_CONG_NONE)
 			w[G->flows[f].src] += in->cong[f] == REACT_CONG_STEADY ? 1.0 : 0.25;
-	while (nS < ROLE_MAX && nS < N / 2) {
+	while ((size_t)nS < cap && nS < N / 2) {
 		int m = -1;
 		for (int32_t r = 0; r < N; r++)
 			if (w[r] > 0 && (m < 0 || w[r] > w[m]))
