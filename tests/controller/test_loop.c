@@ -565,7 +565,7 @@ Test(loop, every_emitted_pattern_passes_the_check, .timeout = 120 * REACT_TEST_T
 			batches += st.batches;
 		}
 		fclose(log);
-		for (const char *at = logbuf; (at = strstr(at, "(a role move)")) != NULL; at++)
+		for (const char *at = logbuf; (at = strstr(at, "(a role move of rank")) != NULL; at++)
 			roles++;
 		free(logbuf);
 		free(fct);

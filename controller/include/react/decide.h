@@ -127,6 +127,8 @@ typedef struct react_decide_out {
 	size_t nvertices;            /* congested vertices on a critical path */
 	double est_gain;             /* of g1: 1 - est(g1) / est(g0), by the estimate used */
 	int role_move;               /* 1: g1 is a role move's (decide.c), not the beam's */
+	react_rank_t role_ranks[8];  /* role_move: the congested senders it moved, */
+	int nrole_ranks;             /* most congested first */
 } react_decide_out_t;
 
 /* The "pattern" estimate (decide.c) of candidate g against g0, which ran

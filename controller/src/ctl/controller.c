@@ -998,10 +998,20 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 				c->idle_left = c->idle_wait;
 			}
 			if (dout.g1) {
-				const char *msg = forced ? "forced exploration: new pattern under test"
-				                  : dout.role_move
-				                      ? "estimated improvement (a role move): new pattern under test"
-				                      : "estimated improvement: new pattern under test";
+				char msg[192];
+				if (forced)
+					snprintf(msg, sizeof msg, "forced exploration: new pattern under test");
+				else if (dout.role_move) {
+					/* "(a role move of rank 3)", "(... of ranks 1, 2, 4, 7)" */
+					size_t k = (size_t)snprintf(msg, sizeof msg, "estimated improvement (a role move of rank%s",
+					                            dout.nrole_ranks > 1 ? "s" : "");
+					for (int i = 0; i < dout.nrole_ranks && k < sizeof msg; i++)
+						k += (size_t)snprintf(msg + k, sizeof msg - k, "%s %d", i ? "," : "",
+						                      (int)dout.role_ranks[i]);
+					if (k < sizeof msg)
+						snprintf(msg + k, sizeof msg - k, "): new pattern under test");
+				} else
+					snprintf(msg, sizeof msg, "estimated improvement: new pattern under test");
 				sched = dout.g1;
 				if (kept)
 					snprintf(why + strlen(why), sizeof why - strlen(why), "; %s", msg);

@@ -854,9 +854,14 @@ static react_status_t replay(const react_pattern_t *G, const bstate_t *st, react
 #define ROLE_TRIES 8
 #define ROLE_WORK ((size_t)1 << 19)
 
+_Static_assert(ROLE_MAX <= sizeof ((react_decide_out_t *)0)->role_ranks / sizeof(react_rank_t),
+               "react_decide_out_t.role_ranks holds every sender a role move names");
+
 typedef struct role_move {
 	react_xform_t *mv;   /* the chunk-local swaps, in order */
 	size_t n, cap;
+	react_rank_t who[ROLE_MAX]; /* the senders moved, most congested first */
+	int nwho;
 } role_move_t;
 
 /* *P: G with the role move of the nS senders S (most congested first);
@@ -943,7 +948,7 @@ static react_status_t role_search(bsearch_t *b, const react_pattern_t *G, double
 	unsigned char *mark = NULL;
 	react_rank_t S[ROLE_MAX];
 	int nS = 0;
-	role_move_t rm = {NULL, 0, 0};
+	role_move_t rm = {NULL, 0, 0, {0}, 0};
 	react_pattern_t *P = NULL, *C = NULL;
 	/* the moves of nS senders cost about 2 nS NG F flow-steps (one each,
 	 * and all of them together) */
@@ -986,6 +991,8 @@ static react_status_t role_search(bsearch_t *b, const react_pattern_t *G, double
 			goto out;
 		if (s < *bar) {
 			role_move_t t = *best;
+			rm.nwho = k < nS ? 1 : nS;
+			memcpy(rm.who, k < nS ? &S[k] : S, (size_t)rm.nwho * sizeof *S);
 			*bar = s;
 			*best = rm;
 			rm = t;
@@ -1069,7 +1076,7 @@ static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *c
 	 * at the bar the beam's first depth has (epsilon) */
 	if (in->role_moves && b->gc->in->cong) {
 		double bar = *curio / (1.0 + in->epsilon);
-		role_move_t rm = {NULL, 0, 0};
+		role_move_t rm = {NULL, 0, 0, {0}, 0};
 		if (have_best && best.s < bar)
 			bar = best.s;
 		if ((st = role_search(b, *Gio, &bar, &rm)) != REACT_OK) {
@@ -1086,6 +1093,8 @@ static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *c
 			*curio = bar;
 			*cio += (int)rm.n;
 			b->out->role_move = 1;
+			b->out->nrole_ranks = rm.nwho;
+			memcpy(b->out->role_ranks, rm.who, (size_t)rm.nwho * sizeof *rm.who);
 			have_best = 0;
 		}
 	}
