@@ -71,6 +71,9 @@
 #             AllReduce (above 9 ranks the oracle is a local search:
 #             docs/oracle.md); seed 1..3, p {2, 4}, congested_pairs
 #             {2, 4}                                            (12)
+#   fig12-allreduce  fig12's star with ring and rhd AllReduce (no
+#             default was chosen on them there); seed 1..3, p {2, 4},
+#             congested_pairs {2, 4}                             (24)
 #   fig5a-p1  fig5a at the paper's third intensity, p = 1 (no default
 #             was chosen on it); seed 1..5, congested_pairs 1..6  (30)
 #   fig5a-ranks  fig5a's network and congestion with 4 and 6 ranks (no
@@ -118,8 +121,8 @@ while getopts "j:b:o:w:B:O:S:HVqs:tNC:" opt; do
 	esac
 done
 for x in $(echo "$only" | tr ',' ' '); do
-	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset | fig5a-allreduce | fig5a-size | fig5a-allgather | fig5a-16 | fig5a-p1 | fig5a-ranks | fig7a | fig6) ;;
-	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8, fig5a-onset, fig5a-allreduce, fig5a-size, fig5a-allgather, fig5a-16, fig5a-p1, fig5a-ranks, fig7a or fig6)" >&2; exit 2 ;;
+	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset | fig5a-allreduce | fig5a-size | fig5a-allgather | fig5a-16 | fig12-allreduce | fig5a-p1 | fig5a-ranks | fig7a | fig6) ;;
+	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8, fig5a-onset, fig5a-allreduce, fig5a-size, fig5a-allgather, fig5a-16, fig12-allreduce, fig5a-p1, fig5a-ranks, fig7a or fig6)" >&2; exit 2 ;;
 	esac
 done
 case $backend in
@@ -224,6 +227,8 @@ sweep fig5a-allgather fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
 	--set jobs.tree.collective=allgather
 sweep fig5a-16 fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
 	--set congestion.external.congested_pairs=$apairs --set jobs.tree.ranks=16
+sweep fig12-allreduce fig12 --set seed=$seeds3 --set congestion.external.p=$ps \
+	--set congestion.external.congested_pairs=$apairs --set 'jobs.tree.algorithm=[ring,rhd]'
 sweep fig5a-p1 fig5a --set seed=$seeds5 --set congestion.external.p=1 \
 	--set congestion.external.congested_pairs=$pairs
 sweep fig5a-ranks fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
