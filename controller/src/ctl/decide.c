@@ -912,8 +912,12 @@ static react_status_t role_build(bsearch_t *b, const react_pattern_t *G, const r
 					continue; /* e.g. the owner of an AllGather chunk */
 				if (st != REACT_OK)
 					return st;
-				if ((st = react_xform_apply(*P, &xf)) != REACT_OK)
-					return st;
+				{
+					/* the checked copy is the move's pattern now */
+					react_pattern_t *t = *P;
+					*P = *C;
+					*C = t;
+				}
 				if (rm->n == rm->cap) {
 					size_t nc = rm->cap ? 2 * rm->cap : 16;
 					react_xform_t *m = realloc(rm->mv, nc * sizeof *m);
@@ -984,8 +988,10 @@ static react_status_t role_search(bsearch_t *b, const react_pattern_t *G, double
 		if ((st = role_build(b, G, k < nS ? &S[k] : S, k < nS ? 1 : nS, vol, mark, &P, &C, &rm)) !=
 		    REACT_OK)
 			goto out;
-		/* a pattern reverted before (the rejected list) is not tried again */
-		if (rm.n == 0 || react_pattern_equal(P, G) || rejected(in, P))
+		/* a pattern reverted before (the rejected list) is not tried again;
+		 * a move with swaps is never G itself (each swaps two ranks that
+		 * send different bytes in their graph, and no rank twice) */
+		if (rm.n == 0 || rejected(in, P))
 			continue;
 		if ((st = b->est(b->ectx, P, &s)) != REACT_OK)
 			goto out;
@@ -1074,7 +1080,7 @@ static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *c
 	}
 	/* a role move is taken over the beam's pattern when estimated faster,
 	 * at the bar the beam's first depth has (epsilon) */
-	if (in->role_moves && b->gc->in->cong) {
+	if (in->role_moves && in->cong) {
 		double bar = *curio / (1.0 + in->epsilon);
 		role_move_t rm = {NULL, 0, 0, {0}, 0};
 		if (have_best && best.s < bar)
