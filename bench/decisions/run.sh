@@ -80,6 +80,16 @@
 #             default was chosen on them; 6 is not a power of two) and
 #             each of the tree, ring and rhd AllReduce; seed 1..3, p {2,
 #             4}, congested_pairs {1, 2, 3}                      (108)
+#   fig8-allreduce  fig8's degraded links with ring and rhd AllReduce (no
+#             default was chosen on them there); seed 1..3, count 16,
+#             rate {30, 50} Gbps                                (12)
+#   fig12-allgather  fig12's star with ring and recursive doubling
+#             AllGather (no default was chosen on them there); seed
+#             1..3, p 4, congested_pairs {2, 4}                 (12)
+#   alibaba   fig5a's job and external flows on the 720-host Alibaba
+#             network (topologies/alibaba-720.topo; no set ran one job
+#             there), tree and ring AllReduce; seed 1..3, p 4,
+#             congested_pairs {2, 4}                             (12)
 #   fig7a     two 16-rank ring AllReduce jobs on the 720-host Alibaba
 #             network, congested only by each other and their own ECMP
 #             collisions; REACT on job 1, or on both; seed 1..3  (6,
@@ -117,12 +127,12 @@ while getopts "j:b:o:w:B:O:S:HVqs:tNC:" opt; do
 	t) trace=--trace ;;
 	N) oracle=0 ;;
 	C) seedc=$OPTARG ;;
-	*) sed -n '2,78p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,99p' "$0" >&2; exit 2 ;;
 	esac
 done
 for x in $(echo "$only" | tr ',' ' '); do
-	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset | fig5a-allreduce | fig5a-size | fig5a-allgather | fig5a-16 | fig12-allreduce | fig5a-p1 | fig5a-ranks | fig7a | fig6) ;;
-	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8, fig5a-onset, fig5a-allreduce, fig5a-size, fig5a-allgather, fig5a-16, fig12-allreduce, fig5a-p1, fig5a-ranks, fig7a or fig6)" >&2; exit 2 ;;
+	case $x in fig5a | fig5a-p0 | fig12 | fig5b | fig5b-p0 | fig8 | fig5a-onset | fig5a-allreduce | fig5a-size | fig5a-allgather | fig5a-16 | fig12-allreduce | fig5a-p1 | fig5a-ranks | fig8-allreduce | fig12-allgather | alibaba | fig7a | fig6) ;;
+	*) echo "run.sh: -s: '$x' is not a set (expected fig5a, fig5a-p0, fig12, fig5b, fig5b-p0, fig8, fig5a-onset, fig5a-allreduce, fig5a-size, fig5a-allgather, fig5a-16, fig12-allreduce, fig5a-p1, fig5a-ranks, fig8-allreduce, fig12-allgather, alibaba, fig7a or fig6)" >&2; exit 2 ;;
 	esac
 done
 case $backend in
@@ -157,10 +167,10 @@ fi
 
 if [ $quick = 1 ]; then
 	seeds5=1; seeds3=1; pairs=[1,3]; ps=[4]; counts=[16]; rates=[30Gbps]; opairs=[2]; apairs=[4]
-	shared=[4]; rpairs=[2]; ranks=[6]
+	shared=[4]; rpairs=[2]; ranks=[6]; urates=[30Gbps]; upairs=[4]
 else
 	seeds5=1..5; seeds3=1..3; pairs=1..6; ps=[2,4]; counts=[4,16]; rates=[30Gbps,50Gbps]; opairs=[1,2,4]
-	apairs=[2,4]; shared=[2,4,6]; rpairs=1..3; ranks=[4,6]
+	apairs=[2,4]; shared=[2,4,6]; rpairs=1..3; ranks=[4,6]; urates=[30Gbps,50Gbps]; upairs=[2,4]
 fi
 [ $held = 1 ] && { seeds5=6..10; seeds3=4..6; }
 [ $held = 2 ] && { seeds5=11..15; seeds3=7..9; }
@@ -234,6 +244,15 @@ sweep fig5a-p1 fig5a --set seed=$seeds5 --set congestion.external.p=1 \
 sweep fig5a-ranks fig5a --set seed=$seeds3 --set congestion.external.p=$ps \
 	--set congestion.external.congested_pairs=$rpairs --set jobs.tree.ranks=$ranks \
 	--set 'jobs.tree.algorithm=[tree,ring,rhd]'
+sweep fig8-allreduce fig8 --set seed=$seeds3 --set congestion.degraded_links.count=16 \
+	--set congestion.degraded_links.rate=$urates --set 'jobs.tree.algorithm=[ring,rhd]'
+# AllGather takes ring first: each override is checked as it is applied
+sweep fig12-allgather fig12 --set seed=$seeds3 --set congestion.external.p=4 \
+	--set congestion.external.congested_pairs=$upairs --set jobs.tree.algorithm=ring \
+	--set jobs.tree.collective=allgather --set 'jobs.tree.algorithm=[ring,recdbl]'
+sweep alibaba fig5a --set seed=$seeds3 --set topology.type=alibaba \
+	--set "topology.file=$root/topologies/alibaba-720.topo" --set congestion.external.p=4 \
+	--set congestion.external.congested_pairs=$upairs --set 'jobs.tree.algorithm=[tree,ring]'
 sweep fig7a fig7a --set seed=$seeds3
 sweep fig6 fig6 --set seed=$seeds3 --set jobs.ring.placement.shared=$shared
 
