@@ -57,8 +57,9 @@ static inline void workdir(const char *name, char *out, size_t n)
 {
 	snprintf(out, n, "%s/%s", REACT_WORK_DIR, name);
 	sh("rm -rf '%s' && mkdir -p '%s'", out, out);
-	snprintf(g_out, sizeof g_out, "%s/stdout.txt", out);
-	snprintf(g_err, sizeof g_err, "%s/stderr.txt", out);
+	cr_assert(snprintf(g_out, sizeof g_out, "%s/stdout.txt", out) < (int)sizeof g_out &&
+	              snprintf(g_err, sizeof g_err, "%s/stderr.txt", out) < (int)sizeof g_err,
+	          "work directory path too long: %s", out);
 }
 
 /* Run argv (argv[0] a path, or a name looked up in PATH) with its stdout

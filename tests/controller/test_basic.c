@@ -54,7 +54,8 @@ Test(params, defaults_are_table3)
 	cr_assert_eq(p.early_revert, 3);
 	cr_assert_float_eq(p.early_confidence, 0.6, 1e-15);
 	/* the estimator: chosen by measurement (docs/controller.md, "Counting
-	 * an endpoint's flows as they overlap in time") */
+	 * an endpoint's flows as they overlap in time"; "Rings: the fluid
+	 * estimate, a rank blamed for its one partner's slowness" for auto) */
 	cr_assert_eq(p.estimator, REACT_EST_OVERLAP);
 	cr_assert_eq(react_params_validate(&p, why, sizeof why), REACT_OK);
 }
@@ -375,4 +376,77 @@ Test(rates, keep_last_forgets_the_epochs_before_a_load)
 	react_history_destroy(h);
 	free(fct);
 	react_pattern_destroy(g);
+}
+
+/* react_pattern_is_ring: the generated rings are, the other collectives
+ * (several partners per rank) and a 2-rank ring are not. */
+Test(pattern, rings_are_told_from_other_collectives)
+{
+	react_pattern_t *p;
+	cr_assert_eq(react_gen_ring_allreduce(8, 8000000, &p), REACT_OK);
+	cr_assert(react_pattern_is_ring(p));
+	cr_assert_eq(react_pattern_permute(p, (react_rank_t[]){3, 1, 7, 0, 2, 6, 4, 5}), REACT_OK);
+	cr_assert(react_pattern_is_ring(p), "a relabelled ring is a ring");
+	react_pattern_destroy(p);
+	cr_assert_eq(react_gen_ring_allgather(6, 6000000, &p), REACT_OK);
+	cr_assert(react_pattern_is_ring(p));
+	react_pattern_destroy(p);
+	cr_assert_eq(react_gen_tree_allreduce(8, 8000000, &p), REACT_OK);
+	cr_assert(!react_pattern_is_ring(p));
+	react_pattern_destroy(p);
+	cr_assert_eq(react_gen_rhd_allreduce(8, 8000000, &p), REACT_OK);
+	cr_assert(!react_pattern_is_ring(p));
+	react_pattern_destroy(p);
+	cr_assert_eq(react_gen_recdbl_allgather(8, 8000000, &p), REACT_OK);
+	cr_assert(!react_pattern_is_ring(p));
+	react_pattern_destroy(p);
+	cr_assert_eq(react_gen_ring_allreduce(2, 2000000, &p), REACT_OK);
+	cr_assert(!react_pattern_is_ring(p), "2 ranks: each one's only partner, no ring");
+	react_pattern_destroy(p);
+	cr_assert(!react_pattern_is_ring(NULL));
+}
+
+/* A ring whose rank 2 sends at a third of the rate: its only partner is
+ * rank 3.  The history reads the slowness as the pair's by default, so a
+ * pair rank 2 never used (2 -> 5) is timed as fast; with one partner's
+ * slowness read as the endpoint's (estimator auto on a ring), rank 2 is
+ * loaded and 2 -> 5 is timed as slow as 2 -> 3. */
+Test(rates, one_partners_slowness_blames_the_endpoint_when_asked)
+{
+	react_pattern_t *p;
+	react_history_t *h[2];
+	react_rates_t *r[2];
+	double *fct, t[2][2];
+	cr_assert_eq(react_gen_ring_allreduce(8, 8000000, &p), REACT_OK);
+	fct = malloc(p->nflows * sizeof *fct);
+	for (size_t f = 0; f < p->nflows; f++)
+		fct[f] = (double)p->flows[f].bytes / 12.5e9 * (p->flows[f].src == 2 ? 3.0 : 1.0);
+	for (int k = 0; k < 2; k++) {
+		cr_assert_eq(react_history_create(8, 60, &h[k]), REACT_OK);
+		react_history_set_one_partner(h[k], k);
+		for (int e = 0; e < 6; e++)
+			cr_assert_eq(react_history_add(h[k], p, fct), REACT_OK);
+		/* step degrees: a ring's flows are one per rank and step (the
+		 * greedy cover that blames endpoints is the same with overlap
+		 * degrees, which would also count these synthetic flows'
+		 * pile-up at rank 2) */
+		cr_assert_eq(react_history_learn_deg(h[k], REACT_DEG_STEP, &r[k]), REACT_OK);
+		t[k][0] = react_rates_flow(r[k], 2, 3, 1, 1);
+		t[k][1] = react_rates_flow(r[k], 2, 5, 1, 1);
+	}
+	/* the pair's excess: nothing on rank 2, 2 -> 5 at the typical pair */
+	cr_assert_float_eq(r[0]->x[2], 0.0, 1e-12);
+	cr_assert_float_eq(r[0]->y[3], 0.0, 1e-12);
+	cr_assert_gt(react_rates_pair_excess(r[0], 2, 3), 1.5);
+	cr_assert_lt(t[0][1], 0.6 * t[0][0], "2 -> 5 %.3g, 2 -> 3 %.3g", t[0][1], t[0][0]);
+	/* the endpoint's load: 2 -> 5 as slow as 2 -> 3 */
+	cr_assert_gt(r[1]->x[2] + r[1]->y[3], 1.5);
+	cr_assert_lt(react_rates_pair_excess(r[1], 2, 3), 0.5);
+	cr_assert_float_eq(t[1][1], t[1][0], 1e-9 * t[1][0]);
+	for (int k = 0; k < 2; k++) {
+		react_rates_destroy(r[k]);
+		react_history_destroy(h[k]);
+	}
+	free(fct);
+	react_pattern_destroy(p);
 }

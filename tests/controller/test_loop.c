@@ -518,20 +518,24 @@ Test(loop, every_emitted_pattern_passes_the_check, .timeout = 120 * REACT_TEST_T
 		/* the fluid estimator's runs (it % 8 == 7, below) at 2..8 ranks: its
 		 * max-min rates cost most with many moved flows, and which patterns
 		 * it emits does not depend on the size (powers of two stay so) */
-		if (it % 8 == 7)
+		if (it % 8 == 7 || it % 8 == 4)
 			N = 2 + (N - 2) % 7;
 		if (react_pattern_generate(gens[gi].c, gens[gi].a, N, 1 << 20, &g) != REACT_OK)
 			continue;
 		react_params_default(&prm);
 		/* every code path: both profiles (the default's overlap estimator),
-		 * the welch rule with the paper's estimate and selection, and the
-		 * pattern and fluid estimators */
+		 * the welch rule with the paper's estimate and selection, the
+		 * pattern and fluid estimators, and auto (fluid with the one-partner
+		 * history on rings, overlap elsewhere; it % 8 == 4, also at 2..8
+		 * ranks) */
 		if (it % 4 == 1)
 			cr_assert_eq(react_params_set(&prm, "profile", "paper", NULL, 0), REACT_OK);
 		if (it % 4 == 2)
 			prm.estimator = REACT_EST_PAPER, prm.pruning = REACT_PRUNE_DEGREE;
 		if (it % 4 == 3)
 			prm.estimator = it % 8 == 3 ? REACT_EST_PATTERN : REACT_EST_FLUID;
+		if (it % 8 == 4)
+			prm.estimator = REACT_EST_AUTO;
 		prm.batch_epochs = 2;
 		prm.trials = 4; /* the beam's width of search, kept small: many controllers */
 		prm.apply_delay = (int)gsl_rng_uniform_int(r, 2);

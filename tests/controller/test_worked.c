@@ -147,7 +147,8 @@ Test(worked, pattern_estimator_says_no_at_5_percent)
 	free(out.cands);
 }
 
-/* The shipped pipeline (react_params_default: the "overlap" estimator)
+/* The shipped pipeline (react_params_default: the "overlap" estimator;
+ * "auto" is the same on this pattern, no ring)
  * restores the 576 us reduce phase and loses nothing on the whole
  * collective.  Its estimate of the swap it takes, +6.1 %, is above the
  * swap's exact gain (0: the reduce phase gains what the broadcast into
@@ -164,6 +165,18 @@ Test(worked, default_pipeline_restores_576us)
 	cr_assert_eq(prm.estimator, REACT_EST_OVERLAP);
 	cr_assert_float_eq(prm.epsilon, 0.03, 1e-15);
 	decide_on_worked_example(&prm, &g1, &out, &t, &gx);
+	{
+		/* auto is overlap here: the same decision */
+		react_pattern_t *g2;
+		react_decide_out_t out2;
+		double t2, gx2;
+		prm.estimator = REACT_EST_AUTO;
+		decide_on_worked_example(&prm, &g2, &out2, &t2, &gx2);
+		cr_assert(g1 && g2 && react_pattern_equal(g1, g2), "auto and overlap decide differently");
+		cr_assert_float_eq(out.est_gain, out2.est_gain, 1e-15);
+		react_pattern_destroy(g2);
+		free(out2.cands);
+	}
 	cr_assert_not_null(g1, "the controller found no swap (%zu candidates)", out.ncands);
 	cr_assert_float_eq(t, 576e-6, 1e-9, "reduce phase after the controller's swap: %.9g s", t);
 	cr_assert_geq(gx, 0.0, "exact gain %.4f", gx);

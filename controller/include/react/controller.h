@@ -121,8 +121,18 @@ enum { REACT_BACKOFF_OFF = 0, REACT_BACKOFF_DOUBLING = 1 };
  * of one searched under erratic congestion alone leaves the count */
 enum { REACT_KEEP_RESETS_ANY = 0, REACT_KEEP_RESETS_STEADY = 1 };
 /* paper: the B + 1 old critical paths re-timed (5.4.1, footnote 5);
- * pattern: the whole candidate pattern re-timed from learned rates */
-enum { REACT_EST_PAPER = 0, REACT_EST_PATTERN = 1, REACT_EST_OVERLAP = 2, REACT_EST_FLUID = 3 };
+ * pattern: the whole candidate pattern re-timed from learned rates;
+ * overlap, fluid: docs/controller.md; auto: fluid for a job whose own
+ * pattern is a ring (react_pattern_is_ring), whose history then reads
+ * slowness seen with one partner as the endpoint's
+ * (react_history_set_one_partner), overlap for any other */
+enum {
+	REACT_EST_PAPER = 0,
+	REACT_EST_PATTERN = 1,
+	REACT_EST_OVERLAP = 2,
+	REACT_EST_FLUID = 3,
+	REACT_EST_AUTO = 4
+};
 /* paper: keep when mean(T1) (1 + tau_r) < mean(T0) (5.4.2);
  * welch: keep when the mean gain exceeds min_gain and a one-sided Welch
  * bound (confidence) on it is above 0 */

@@ -35,6 +35,11 @@ int react_history_pair(const react_history_t *h, react_rank_t src, react_rank_t 
 int react_history_epochs(const react_history_t *h);
 /* Drop every epoch but the last n (the network changed before them). */
 void react_history_keep_last(react_history_t *h, int n);
+/* How rates learned from h read slowness an endpoint showed with one
+ * partner only: 0 (the default) as the pair's own excess, 1 as the
+ * endpoint's load (history.c, cover()).  A ring's ranks have one partner
+ * each, so with 0 no rank of a ring is blamed until it ran with another. */
+void react_history_set_one_partner(react_history_t *h, int endpoint);
 
 /* Rates learned from the history (the "pattern" estimator; history.c has
  * the model): a flow's expected time per byte from its endpoints, their

@@ -130,6 +130,10 @@ int react_pattern_equal(const react_pattern_t *a, const react_pattern_t *b);
  * produce): the same ranks and, flow by flow in order, the same step,
  * chunk and bytes; only senders and receivers may differ. */
 int react_pattern_same_flows(const react_pattern_t *a, const react_pattern_t *b);
+/* 1 when p is a ring: 3 ranks or more, each of which sends to exactly one
+ * other rank and receives from exactly one other (a rank's own flows to
+ * itself aside), over all its flows; ring AllReduce and AllGather are. */
+int react_pattern_is_ring(const react_pattern_t *p);
 /* 64-bit FNV-1a over header and flows: a fingerprint for logs and CSVs. */
 uint64_t react_pattern_hash(const react_pattern_t *p);
 

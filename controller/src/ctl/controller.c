@@ -105,6 +105,7 @@ struct react_ctl {
 	gsl_rng *rng;
 	react_checker_t *ck;
 	react_history_t *hist;
+	int ring;               /* the job's own pattern is a ring (estimator auto) */
 	FILE *log;
 
 	react_pattern_t **pats; /* every pattern ever handed out */
@@ -219,6 +220,12 @@ react_status_t react_ctl_create(const react_pattern_t *initial, const react_para
 		goto fail;
 	if ((st = react_history_create(initial->nranks, params->history_epochs, &c->hist)) != REACT_OK)
 		goto fail;
+	/* estimator auto: decided once, on the job's own pattern */
+	c->ring = react_pattern_is_ring(initial);
+	if (c->p.estimator == REACT_EST_AUTO) {
+		c->p.estimator = c->ring ? REACT_EST_FLUID : REACT_EST_OVERLAP;
+		react_history_set_one_partner(c->hist, c->ring);
+	}
 	c->rng = gsl_rng_alloc(gsl_rng_mt19937);
 	c->bfct = malloc((size_t)B * (c->F ? c->F : 1) * sizeof *c->bfct);
 	c->btime = malloc((size_t)B * sizeof *c->btime);
@@ -1085,8 +1092,10 @@ react_status_t react_ctl_estimate_with(const react_ctl_t *c, const react_pattern
                                        int estimator, double *est_base, double *est)
 {
 	if (!c || !g || !est_base || !est || c->base_n < 1 || !react_pattern_same_flows(c->base, g) ||
-	    estimator < REACT_EST_PAPER || estimator > REACT_EST_FLUID)
+	    estimator < REACT_EST_PAPER || estimator > REACT_EST_AUTO)
 		return REACT_EINVAL;
+	if (estimator == REACT_EST_AUTO)
+		estimator = c->ring ? REACT_EST_FLUID : REACT_EST_OVERLAP;
 	return react_estimate_pattern(c->base, c->base_fct, c->base_n, c->hist,
 	                              estimator == REACT_EST_FLUID     ? REACT_DEG_FLUID
 	                              : estimator == REACT_EST_OVERLAP ? REACT_DEG_OVERLAP

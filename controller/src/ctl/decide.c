@@ -1369,13 +1369,16 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 		est = in->estimate;
 		ectx = in->estimate_ctx;
 	} else if ((in->estimator == REACT_EST_PATTERN || in->estimator == REACT_EST_OVERLAP ||
-	            in->estimator == REACT_EST_FLUID) &&
+	            in->estimator == REACT_EST_FLUID || in->estimator == REACT_EST_AUTO) &&
 	           in->history) {
+		/* auto outside a controller: by the base's shape (the controller
+		 * decides it once, on the job's own pattern) */
+		int fluid = in->estimator == REACT_EST_FLUID ||
+		            (in->estimator == REACT_EST_AUTO && react_pattern_is_ring(g0));
 		int deg = in->estimator == REACT_EST_PATTERN ? REACT_DEG_STEP : REACT_DEG_OVERLAP;
 		if ((st = react_history_learn_deg(in->history, deg, &rates)) != REACT_OK)
 			goto fail;
-		if ((st = patest_init(&pt, g0, in->fct, B, rates, in->overlap_passes,
-		                      in->estimator == REACT_EST_FLUID)) != REACT_OK)
+		if ((st = patest_init(&pt, g0, in->fct, B, rates, in->overlap_passes, fluid)) != REACT_OK)
 			goto fail;
 		est = rates->valid ? pattern_estimate : path_estimate;
 		ectx = rates->valid ? (void *)&pt : (void *)&pe;

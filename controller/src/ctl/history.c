@@ -28,6 +28,7 @@ struct react_history {
 	hrec_t **slot;
 	double *sum;        /* N x N */
 	int32_t *cnt;       /* N x N */
+	int one_partner;    /* react_history_set_one_partner */
 };
 
 static double react_min(const double *v, size_t n)
@@ -61,6 +62,12 @@ react_status_t react_history_create(int32_t nranks, int H, react_history_t **out
 	}
 	*out = h;
 	return REACT_OK;
+}
+
+void react_history_set_one_partner(react_history_t *h, int endpoint)
+{
+	if (h)
+		h->one_partner = endpoint != 0;
 }
 
 void react_history_destroy(react_history_t *h)
@@ -289,9 +296,12 @@ static react_status_t cover(const react_history_t *h, react_rates_t *r, size_t n
 			}
 		}
 		/* an endpoint is blamed only for slowness seen with two partners or
-		 * more: a slow pair alone (a ring's 3 -> 4) is the pair's, z */
+		 * more: a slow pair alone (a ring's 3 -> 4) is the pair's, z;
+		 * unless the history reads one partner's slowness as the
+		 * endpoint's (react_history_set_one_partner) */
 		for (size_t e = 0; e < 2 * N; e++)
-			if (cnt[e] && multi[e] && (best == SIZE_MAX || cnt[e] > cnt[best]))
+			if (cnt[e] && (multi[e] || h->one_partner) &&
+			    (best == SIZE_MAX || cnt[e] > cnt[best]))
 				best = e;
 		if (best == SIZE_MAX)
 			break;

@@ -29,7 +29,7 @@ typedef struct pdesc {
 } pdesc_t;
 
 static const char *const profile_names[] = {"default", "paper", NULL};
-static const char *const estimator_names[] = {"paper", "pattern", "overlap", "fluid", NULL};
+static const char *const estimator_names[] = {"paper", "pattern", "overlap", "fluid", "auto", NULL};
 static const char *const keep_names[] = {"paper", "welch", NULL};
 static const char *const undecided_names[] = {"revert", "mean", NULL};
 static const char *const selection_names[] = {"first", "best", NULL};
@@ -91,11 +91,12 @@ static const pdesc_t params_table[] = {
 	 "escalation, explore_free, search_backoff, keep_resets, shift, shift_history, "
 	 "shift_test, return_after, H, critical_slack, undecided, early_revert, role_moves at once",
 	 profile_names},
-	{"estimator", "-", "-", P_ENUM, OFF(estimator), REACT_EST_OVERLAP, 0, 3,
+	{"estimator", "-", "-", P_ENUM, OFF(estimator), REACT_EST_OVERLAP, 0, 4,
 	 "paper (old critical paths) | pattern (whole pattern from learned rates, step degrees) | "
 	 "overlap (the same, an endpoint's flows counted as they overlap in time) | "
 	 "fluid (the same rates, moved flows sharing the network max-min on the candidate's own "
-	 "timeline)",
+	 "timeline) | auto (fluid for a ring, whose ranks then carry the slowness seen with their "
+	 "one partner; overlap for any other pattern)",
 	 estimator_names},
 	{"keep_rule", "-", "-", P_ENUM, OFF(keep_rule), REACT_KEEP_WELCH, 0, 1,
 	 "paper (mean x (1 + tau_r)) | welch (one-sided bound at `confidence`, extensions)", keep_names},

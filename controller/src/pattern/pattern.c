@@ -690,6 +690,35 @@ int react_pattern_same_flows(const react_pattern_t *a, const react_pattern_t *b)
 	return 1;
 }
 
+int react_pattern_is_ring(const react_pattern_t *p)
+{
+	size_t N;
+	react_rank_t *to, *from;
+	int ring = 1;
+	if (!p || p->nranks < 3)
+		return 0;
+	N = (size_t)p->nranks;
+	to = malloc(2 * N * sizeof *to);
+	if (!to)
+		return 0;
+	from = to + N;
+	for (size_t r = 0; r < 2 * N; r++)
+		to[r] = -1;
+	for (size_t i = 0; ring && i < p->nflows; i++) {
+		react_rank_t s = p->flows[i].src, d = p->flows[i].dst;
+		if (s == d)
+			continue;
+		if ((to[s] >= 0 && to[s] != d) || (from[d] >= 0 && from[d] != s))
+			ring = 0;
+		to[s] = d;
+		from[d] = s;
+	}
+	for (size_t r = 0; ring && r < N; r++)
+		ring = to[r] >= 0 && from[r] >= 0;
+	free(to);
+	return ring;
+}
+
 /* FNV-1a over the 8 bytes of v, low byte first.  A zero byte only
  * multiplies by the prime, so the high zero bytes of a small v are one
  * multiplication by a power of it: the same value in fewer steps. */
