@@ -142,14 +142,16 @@ done < "$out/own.txt"
 	       if (own) { OR[g] += x; OO[g] += y; ORQ[g] += x * x; OOQ[g] += y * y; ON[g]++ }
 	       else { FR[g] += x; FO[g] += y; FRQ[g] += x * x; FOQ[g] += y * y; FN[g]++ }
 	     }
-	     function line(g, fst) {
-	       for (i = fst; i <= NF; i++) {
+	     # gains x, y of one run into "all" and into each of its axis values
+	     function groups(x, y, own) {
+	       add("all", x, y, own)
+	       for (i = 6; i <= NF; i++) {
 	         split($i, kv, "=")
-	         if (kv[1] != "seed") { add(kv[1] "=" kv[2], x, y, own); vals[kv[1], kv[2]] = 1; nv[kv[1]] += 0 }
+	         if (kv[1] != "seed") { add(kv[1] "=" kv[2], x, y, own); vals[kv[1], kv[2]] = 1 }
 	       }
 	     }
-	     NR == FNR { x = $4 / $3 - 1; y = $5 / $3 - 1; own = 0; add("all", x, y, 0); line(0, 6); next }
-	     { x = $4 / $3 - 1; y = $5 / $3 - 1; own = 1; add("all", x, y, 1); line(0, 6) }
+	     NR == FNR { groups($4 / $3 - 1, $5 / $3 - 1, 0); next }
+	     { groups($4 / $3 - 1, $5 / $3 - 1, 1) }
 	     END {
 	       for (k in vals) { split(k, p, SUBSEP); cnt[p[1]]++ }
 	       for (j = 1; j <= ng; j++) {

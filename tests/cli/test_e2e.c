@@ -407,8 +407,8 @@ Test(e2e, a_failure_on_pairs_never_measured_leaves_the_next_search_its_bar)
  * every candidate looks slow: with 2 passes the first two changes fail
  * and the escalated bar ends the search near the baseline.  With one
  * pass (the default) a change is kept and the job gains over 8 % more.
- * Both runs with the overlap estimate, whose knob this is (a ring's
- * default, estimator auto, is the fluid one). */
+ * Both runs name the overlap estimate, whose knob this is (estimator
+ * auto would time these rings with the fluid one). */
 Test(e2e, one_overlap_pass_lets_a_ring_beside_another_job_gain)
 {
 	char on[4200], off[4200], p[4400];
@@ -501,13 +501,13 @@ Test(e2e, a_job_that_keeps_running_congests_the_other_to_its_end)
 
 /* estimator auto (not the default) on a ring (fig12's star, ring
  * AllReduce, seed 1, 2 congested pairs, p = 2: ranks 0 and 7, neighbours
- * in the ring, send at a third of the line rate).  The best fixed pattern the oracle finds
- * (+13.4 %) puts them apart, each after a fast rank whose chunks pile up
- * at it and run side by side against the external flows.  With auto the
- * ring is timed by the fluid estimate, its ranks blamed for the slowness
- * seen with their one partner, and the run reaches that gain; with the
- * overlap estimate (the default for every other pattern) its first try
- * swaps the two slow neighbours (no gain), and it ends near +6 %. */
+ * in the ring, send at a third of the line rate).  The best fixed pattern
+ * the oracle finds (+13.4 %) puts them apart, each after a fast rank
+ * whose chunks pile up at it and run side by side against the external
+ * flows.  With auto the ring is timed by the fluid estimate, its ranks
+ * blamed for the slowness seen with their one partner, and the run
+ * reaches that gain; with the overlap estimate (the default) its first
+ * try swaps the two slow neighbours (no gain), and it ends near +6 %. */
 Test(e2e, a_ring_on_the_star_separates_its_slow_senders)
 {
 	char on[4200], off[4200], p[4400];

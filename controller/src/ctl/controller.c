@@ -192,6 +192,15 @@ static react_status_t schedule(react_ctl_t *c, int64_t apply, const react_patter
 	return REACT_OK;
 }
 
+/* The estimator `est` names for this job: auto resolved by its own
+ * pattern's shape, any other as it is. */
+static int estimator_for(const react_ctl_t *c, int est)
+{
+	if (est != REACT_EST_AUTO)
+		return est;
+	return c->ring ? REACT_EST_FLUID : REACT_EST_OVERLAP;
+}
+
 react_status_t react_ctl_create(const react_pattern_t *initial, const react_params_t *params,
                                 react_ctl_t **out)
 {
@@ -222,10 +231,9 @@ react_status_t react_ctl_create(const react_pattern_t *initial, const react_para
 		goto fail;
 	/* estimator auto: decided once, on the job's own pattern */
 	c->ring = react_pattern_is_ring(initial);
-	if (c->p.estimator == REACT_EST_AUTO) {
-		c->p.estimator = c->ring ? REACT_EST_FLUID : REACT_EST_OVERLAP;
+	if (c->p.estimator == REACT_EST_AUTO)
 		react_history_set_one_partner(c->hist, c->ring);
-	}
+	c->p.estimator = estimator_for(c, c->p.estimator);
 	c->rng = gsl_rng_alloc(gsl_rng_mt19937);
 	c->bfct = malloc((size_t)B * (c->F ? c->F : 1) * sizeof *c->bfct);
 	c->btime = malloc((size_t)B * sizeof *c->btime);
@@ -1094,8 +1102,7 @@ react_status_t react_ctl_estimate_with(const react_ctl_t *c, const react_pattern
 	if (!c || !g || !est_base || !est || c->base_n < 1 || !react_pattern_same_flows(c->base, g) ||
 	    estimator < REACT_EST_PAPER || estimator > REACT_EST_AUTO)
 		return REACT_EINVAL;
-	if (estimator == REACT_EST_AUTO)
-		estimator = c->ring ? REACT_EST_FLUID : REACT_EST_OVERLAP;
+	estimator = estimator_for(c, estimator);
 	return react_estimate_pattern(c->base, c->base_fct, c->base_n, c->hist,
 	                              estimator == REACT_EST_FLUID     ? REACT_DEG_FLUID
 	                              : estimator == REACT_EST_OVERLAP ? REACT_DEG_OVERLAP
