@@ -406,6 +406,37 @@ Test(pattern, rings_are_told_from_other_collectives)
 	cr_assert(!react_pattern_is_ring(NULL));
 }
 
+/* react_estimator_resolve: auto is fluid on a ring whose congested flows
+ * are at least ring_steady steady, overlap on an erratic one, on any
+ * other pattern and with nothing congested; ring_steady 0 is fluid on
+ * every ring; the other estimators pass as they are. */
+Test(pattern, auto_reads_a_ring_by_its_steady_congestion)
+{
+	react_cong_t c[8] = {REACT_CONG_STEADY, REACT_CONG_STEADY, REACT_CONG_ERRATIC,
+	                     REACT_CONG_ERRATIC, REACT_CONG_NONE,   REACT_CONG_NONE,
+	                     REACT_CONG_NONE,   REACT_CONG_NONE};
+	cr_assert_eq(react_estimator_resolve(REACT_EST_AUTO, 1, c, 8, 0.5), REACT_EST_FLUID,
+	             "2 of 4 congested flows steady: half");
+	cr_assert_eq(react_estimator_resolve(REACT_EST_AUTO, 1, c, 8, 0.51), REACT_EST_OVERLAP);
+	c[1] = REACT_CONG_ERRATIC;
+	cr_assert_eq(react_estimator_resolve(REACT_EST_AUTO, 1, c, 8, 0.5), REACT_EST_OVERLAP,
+	             "1 of 4 steady");
+	cr_assert_eq(react_estimator_resolve(REACT_EST_AUTO, 1, c, 8, 0.25), REACT_EST_FLUID);
+	cr_assert_eq(react_estimator_resolve(REACT_EST_AUTO, 1, c, 8, 0.0), REACT_EST_FLUID);
+	cr_assert_eq(react_estimator_resolve(REACT_EST_AUTO, 0, c, 8, 0.0), REACT_EST_OVERLAP,
+	             "not a ring");
+	c[0] = REACT_CONG_NONE;
+	c[1] = REACT_CONG_NONE;
+	c[2] = REACT_CONG_NONE;
+	c[3] = REACT_CONG_NONE;
+	cr_assert_eq(react_estimator_resolve(REACT_EST_AUTO, 1, c, 8, 0.5), REACT_EST_OVERLAP,
+	             "nothing congested (a forced round)");
+	cr_assert_eq(react_estimator_resolve(REACT_EST_AUTO, 1, NULL, 0, 0.5), REACT_EST_OVERLAP);
+	cr_assert_eq(react_estimator_resolve(REACT_EST_AUTO, 1, c, 8, 0.0), REACT_EST_FLUID);
+	for (int e = REACT_EST_PAPER; e < REACT_EST_AUTO; e++)
+		cr_assert_eq(react_estimator_resolve(e, 1, c, 8, 0.5), e);
+}
+
 /* A ring whose rank 2 sends at a third of the rate: its only partner is
  * rank 3.  The history reads the slowness as the pair's by default, so a
  * pair rank 2 never used (2 -> 5) is timed as fast; with one partner's

@@ -526,16 +526,19 @@ Test(loop, every_emitted_pattern_passes_the_check, .timeout = 120 * REACT_TEST_T
 		/* every code path: both profiles (the default's overlap estimator),
 		 * the welch rule with the paper's estimate and selection, the
 		 * pattern and fluid estimators, and auto (fluid with the one-partner
-		 * history on rings, overlap elsewhere; it % 8 == 4, also at 2..8
-		 * ranks) */
+		 * history on rings whose congestion is steady enough, overlap
+		 * elsewhere; it % 8 == 4, also at 2..8 ranks, ring_steady 0, 0.5
+		 * or 1 so that a ring's searches take either reading) */
 		if (it % 4 == 1)
 			cr_assert_eq(react_params_set(&prm, "profile", "paper", NULL, 0), REACT_OK);
 		if (it % 4 == 2)
 			prm.estimator = REACT_EST_PAPER, prm.pruning = REACT_PRUNE_DEGREE;
 		if (it % 4 == 3)
 			prm.estimator = it % 8 == 3 ? REACT_EST_PATTERN : REACT_EST_FLUID;
-		if (it % 8 == 4)
+		if (it % 8 == 4) {
 			prm.estimator = REACT_EST_AUTO;
+			prm.ring_steady = 0.5 * (double)((it / 8) % 3);
+		}
 		prm.batch_epochs = 2;
 		prm.trials = 4; /* the beam's width of search, kept small: many controllers */
 		prm.apply_delay = (int)gsl_rng_uniform_int(r, 2);

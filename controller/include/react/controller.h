@@ -99,6 +99,10 @@ typedef struct react_params {
 	                      * gain is below 0 at `early_confidence` is reverted without
 	                      * the batch's other epochs (0: off; paper 0) */
 	double early_confidence; /* the one-sided confidence of that look */
+	double ring_steady;  /* estimator auto: a ring's search uses the fluid estimate and
+	                      * the one-partner history when at least this share of its
+	                      * congested flows are steadily congested, overlap otherwise
+	                      * (0.5; 0: every search of a ring) */
 } react_params_t;
 
 /* keep: the FCT history stays (it ages out after H epochs);
@@ -122,10 +126,12 @@ enum { REACT_BACKOFF_OFF = 0, REACT_BACKOFF_DOUBLING = 1 };
 enum { REACT_KEEP_RESETS_ANY = 0, REACT_KEEP_RESETS_STEADY = 1 };
 /* paper: the B + 1 old critical paths re-timed (5.4.1, footnote 5);
  * pattern: the whole candidate pattern re-timed from learned rates;
- * overlap, fluid: docs/controller.md; auto: fluid for a job whose own
- * pattern is a ring (react_pattern_is_ring), whose history then reads
- * slowness seen with one partner as the endpoint's
- * (react_history_set_one_partner), overlap for any other */
+ * overlap, fluid: docs/controller.md; auto: decided at each search
+ * (react_estimator_resolve): fluid for a job whose own pattern is a ring
+ * (react_pattern_is_ring) while its congestion is mostly steady
+ * (ring_steady), its history then reading slowness seen with one partner
+ * as the endpoint's (react_history_set_one_partner); overlap for any other
+ * pattern, and for a ring whose congestion is mostly erratic */
 enum {
 	REACT_EST_PAPER = 0,
 	REACT_EST_PATTERN = 1,

@@ -40,6 +40,7 @@ void react_history_keep_last(react_history_t *h, int n);
  * endpoint's load (history.c, cover()).  A ring's ranks have one partner
  * each, so with 0 no rank of a ring is blamed until it ran with another. */
 void react_history_set_one_partner(react_history_t *h, int endpoint);
+int react_history_one_partner(const react_history_t *h);
 
 /* Rates learned from the history (the "pattern" estimator; history.c has
  * the model): a flow's expected time per byte from its endpoints, their
@@ -120,6 +121,8 @@ typedef struct react_decide_in {
 	double critical_slack;       /* steadily congested vertices of every flow chain within
 	                              * this fraction of the longest are candidates too, after
 	                              * the others (0: the B + 1 critical paths alone, 5.4.1) */
+	double ring_steady;          /* estimator auto: react_estimator_resolve's share (0: a
+	                              * ring is estimated fluid on every search) */
 	react_estimate_fn estimate;  /* NULL: the estimator named above (see decide.c) */
 	void *estimate_ctx;
 	void *rng;                   /* gsl_rng *, the caller's */
@@ -145,6 +148,17 @@ typedef struct react_decide_out {
 react_status_t react_estimate_pattern(const react_pattern_t *g0, const double *fct, int B,
                                       const react_history_t *h, int degrees, int passes,
                                       const react_pattern_t *g, double *est0, double *est);
+
+/* The estimator one search uses (REACT_EST_*): `estimator` as it is, but
+ * auto: fluid when `ring` (the job's own pattern is a ring) and at least
+ * `ring_steady` of the congested flows in cong (nflows verdicts) are
+ * steadily congested (ring_steady 0: whenever `ring`), overlap otherwise.
+ * A ring's flow slow in every epoch of a batch, while the paths its
+ * connections take are drawn anew each epoch, is slowed at an endpoint;
+ * slowness that comes and goes with the draws is the paths'
+ * (docs/controller.md, "Rings: the fluid estimate ..."). */
+int react_estimator_resolve(int estimator, int ring, const react_cong_t *cong, size_t nflows,
+                            double ring_steady);
 
 /* Every accepted candidate passed the semantic check; the final pattern is
  * checked again and REACT_ESEMANTIC returned (never g1) if it fails. */

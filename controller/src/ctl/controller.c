@@ -192,13 +192,12 @@ static react_status_t schedule(react_ctl_t *c, int64_t apply, const react_patter
 	return REACT_OK;
 }
 
-/* The estimator `est` names for this job: auto resolved by its own
- * pattern's shape, any other as it is. */
+/* The estimator `est` names for this job now: auto resolved by its own
+ * pattern's shape and the congestion of the batch in c->cong, any other as
+ * it is. */
 static int estimator_for(const react_ctl_t *c, int est)
 {
-	if (est != REACT_EST_AUTO)
-		return est;
-	return c->ring ? REACT_EST_FLUID : REACT_EST_OVERLAP;
+	return react_estimator_resolve(est, c->ring, c->cong, c->F, c->p.ring_steady);
 }
 
 react_status_t react_ctl_create(const react_pattern_t *initial, const react_params_t *params,
@@ -229,15 +228,13 @@ react_status_t react_ctl_create(const react_pattern_t *initial, const react_para
 		goto fail;
 	if ((st = react_history_create(initial->nranks, params->history_epochs, &c->hist)) != REACT_OK)
 		goto fail;
-	/* estimator auto: decided once, on the job's own pattern */
+	/* estimator auto: resolved at each search, on the job's own pattern's
+	 * shape and the congestion then */
 	c->ring = react_pattern_is_ring(initial);
-	if (c->p.estimator == REACT_EST_AUTO)
-		react_history_set_one_partner(c->hist, c->ring);
-	c->p.estimator = estimator_for(c, c->p.estimator);
 	c->rng = gsl_rng_alloc(gsl_rng_mt19937);
 	c->bfct = malloc((size_t)B * (c->F ? c->F : 1) * sizeof *c->bfct);
 	c->btime = malloc((size_t)B * sizeof *c->btime);
-	c->cong = malloc((c->F ? c->F : 1) * sizeof *c->cong);
+	c->cong = calloc(c->F ? c->F : 1, sizeof *c->cong);
 	c->seen = calloc(c->F ? c->F : 1, 1);
 	c->base_fct = malloc((size_t)B * (c->F ? c->F : 1) * sizeof *c->base_fct);
 	c->base_times = malloc((size_t)B * sizeof *c->base_times);
@@ -685,6 +682,7 @@ void react_decide_in_params(react_decide_in_t *in, const react_params_t *p)
 	in->role_moves = p->role_moves;
 	in->overlap_passes = p->overlap_passes;
 	in->critical_slack = p->critical_slack;
+	in->ring_steady = p->ring_steady;
 }
 
 /* Algorithm 1 on the base with the batch in c->base_fct (congestion in
@@ -713,6 +711,11 @@ static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dou
 	in.cong = c->cong;
 	in.equiv = c->equiv;
 	react_decide_in_params(&in, &c->p);
+	/* estimator auto: the history reads a ring's one-partner slowness as
+	 * the endpoint's exactly when this search estimates fluid */
+	in.estimator = estimator_for(c, c->p.estimator);
+	if (c->p.estimator == REACT_EST_AUTO)
+		react_history_set_one_partner(c->hist, in.estimator == REACT_EST_FLUID);
 	in.trials = c->trials; /* K_t grows by trials_growth */
 	in.explore_all = forced;
 	in.rejected = c->rej;
@@ -1102,12 +1105,19 @@ react_status_t react_ctl_estimate_with(const react_ctl_t *c, const react_pattern
 	if (!c || !g || !est_base || !est || c->base_n < 1 || !react_pattern_same_flows(c->base, g) ||
 	    estimator < REACT_EST_PAPER || estimator > REACT_EST_AUTO)
 		return REACT_EINVAL;
-	estimator = estimator_for(c, estimator);
-	return react_estimate_pattern(c->base, c->base_fct, c->base_n, c->hist,
-	                              estimator == REACT_EST_FLUID     ? REACT_DEG_FLUID
-	                              : estimator == REACT_EST_OVERLAP ? REACT_DEG_OVERLAP
-	                                                               : REACT_DEG_STEP,
-	                              c->p.overlap_passes, g, est_base, est);
+	/* auto resolved on the last batch's congestion, the history's
+	 * one-partner reading with it; any other estimator without that
+	 * reading (the history's own setting is put back) */
+	int resolved = estimator_for(c, estimator), one = react_history_one_partner(c->hist);
+	react_status_t st;
+	react_history_set_one_partner(c->hist, estimator == REACT_EST_AUTO && resolved == REACT_EST_FLUID);
+	st = react_estimate_pattern(c->base, c->base_fct, c->base_n, c->hist,
+	                            resolved == REACT_EST_FLUID     ? REACT_DEG_FLUID
+	                            : resolved == REACT_EST_OVERLAP ? REACT_DEG_OVERLAP
+	                                                            : REACT_DEG_STEP,
+	                            c->p.overlap_passes, g, est_base, est);
+	react_history_set_one_partner(c->hist, one);
+	return st;
 }
 
 react_status_t react_ctl_estimate(const react_ctl_t *c, const react_pattern_t *g,

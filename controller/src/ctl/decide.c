@@ -1186,6 +1186,24 @@ static react_status_t mark_near(const react_pattern_t *g, const double *w, doubl
 	return REACT_OK;
 }
 
+int react_estimator_resolve(int estimator, int ring, const react_cong_t *cong, size_t nflows,
+                            double ring_steady)
+{
+	size_t steady = 0, congested = 0;
+	if (estimator != REACT_EST_AUTO)
+		return estimator;
+	if (!ring)
+		return REACT_EST_OVERLAP;
+	if (ring_steady <= 0)
+		return REACT_EST_FLUID;
+	for (size_t f = 0; cong && f < nflows; f++) {
+		steady += cong[f] == REACT_CONG_STEADY;
+		congested += cong[f] != REACT_CONG_NONE;
+	}
+	return congested > 0 && (double)steady >= ring_steady * (double)congested ? REACT_EST_FLUID
+	                                                                          : REACT_EST_OVERLAP;
+}
+
 react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out)
 {
 	react_status_t st = REACT_OK;
@@ -1371,10 +1389,11 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 	} else if ((in->estimator == REACT_EST_PATTERN || in->estimator == REACT_EST_OVERLAP ||
 	            in->estimator == REACT_EST_FLUID || in->estimator == REACT_EST_AUTO) &&
 	           in->history) {
-		/* auto outside a controller: by the base's shape (the controller
-		 * decides it once, on the job's own pattern) */
-		int fluid = in->estimator == REACT_EST_FLUID ||
-		            (in->estimator == REACT_EST_AUTO && react_pattern_is_ring(g0));
+		/* auto outside a controller: by the base's shape and the batch's
+		 * congestion (the controller resolves it at each search, on the
+		 * job's own pattern's shape) */
+		int fluid = react_estimator_resolve(in->estimator, react_pattern_is_ring(g0), in->cong,
+		                                    g0->nflows, in->ring_steady) == REACT_EST_FLUID;
 		int deg = in->estimator == REACT_EST_PATTERN ? REACT_DEG_STEP : REACT_DEG_OVERLAP;
 		if ((st = react_history_learn_deg(in->history, deg, &rates)) != REACT_OK)
 			goto fail;

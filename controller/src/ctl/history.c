@@ -70,6 +70,11 @@ void react_history_set_one_partner(react_history_t *h, int endpoint)
 		h->one_partner = endpoint != 0;
 }
 
+int react_history_one_partner(const react_history_t *h)
+{
+	return h ? h->one_partner : 0;
+}
+
 void react_history_destroy(react_history_t *h)
 {
 	if (!h)

@@ -193,6 +193,16 @@ static const pdesc_t params_table[] = {
 	 "chunk graph at once (a chunk-local swap per graph with the rank that sends least "
 	 "there), and all of them together; taken over the beam's pattern when estimated faster",
 	 NULL},
+	/* 0.5: a ring whose congested flows are mostly steady (slowed at a
+	 * host link) is estimated fluid, mostly erratic (paths drawn anew each
+	 * epoch: fabric collisions, degraded fabric links) overlap; 0 (fluid
+	 * on every search) settles degraded-link rings worse and loses on two
+	 * rings beside each other (docs/controller.md, "Rings: ...") */
+	{"ring_steady", "-", "fraction", P_DOUBLE, OFF(ring_steady), 0.5, 0.0, 1.0,
+	 "estimator auto: a ring's search is estimated fluid, with the one-partner reading of "
+	 "its history, when at least this share of its congested flows are steadily congested; "
+	 "overlap otherwise (0: every search of a ring)",
+	 NULL},
 	{"overlap_passes", "-", "passes", P_INT, OFF(overlap_passes), 1, 1, 8,
 	 "estimator overlap: how often a moved flow is re-timed at its overlaps in the "
 	 "candidate's timeline, after its step degrees",
