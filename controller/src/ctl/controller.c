@@ -106,6 +106,8 @@ struct react_ctl {
 	react_checker_t *ck;
 	react_history_t *hist;
 	int ring;               /* the job's own pattern is a ring (estimator auto) */
+	int searched_est;       /* estimator auto: the estimator of this batch's search
+	                         * (REACT_EST_*), -1 when none ran */
 	FILE *log;
 
 	react_pattern_t **pats; /* every pattern ever handed out */
@@ -231,6 +233,7 @@ react_status_t react_ctl_create(const react_pattern_t *initial, const react_para
 	/* estimator auto: resolved at each search, on the job's own pattern's
 	 * shape and the congestion then */
 	c->ring = react_pattern_is_ring(initial);
+	c->searched_est = -1;
 	c->rng = gsl_rng_alloc(gsl_rng_mt19937);
 	c->bfct = malloc((size_t)B * (c->F ? c->F : 1) * sizeof *c->bfct);
 	c->btime = malloc((size_t)B * sizeof *c->btime);
@@ -381,6 +384,9 @@ static void log_batch(react_ctl_t *c, int64_t epoch, const react_pattern_t *ran,
 	}
 	if (dout && dout->g1)
 		fprintf(f, ",\"next_est_gain\":%.9g", dout->est_gain);
+	if (c->searched_est >= 0)
+		fprintf(f, ",\"estimator\":\"%s\"",
+		        c->searched_est == REACT_EST_FLUID ? "fluid" : "overlap");
 	fprintf(f, ",\"why\":\"%s\"}\n", why);
 	fflush(f);
 }
@@ -714,8 +720,10 @@ static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dou
 	/* estimator auto: the history reads a ring's one-partner slowness as
 	 * the endpoint's exactly when this search estimates fluid */
 	in.estimator = estimator_for(c, c->p.estimator);
-	if (c->p.estimator == REACT_EST_AUTO)
+	if (c->p.estimator == REACT_EST_AUTO) {
 		react_history_set_one_partner(c->hist, in.estimator == REACT_EST_FLUID);
+		c->searched_est = in.estimator;
+	}
 	in.trials = c->trials; /* K_t grows by trials_growth */
 	in.explore_all = forced;
 	in.rejected = c->rej;
@@ -1088,6 +1096,7 @@ scheduled:
 		memcpy(why, tmp, sizeof why);
 	}
 	log_batch(c, epoch, ran, meanT, &dout, action, kept, &jg, why);
+	c->searched_est = -1;
 	c->nbatch++;
 	c->nb = 0;
 fail:
