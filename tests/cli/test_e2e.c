@@ -499,6 +499,41 @@ Test(e2e, a_job_that_keeps_running_congests_the_other_to_its_end)
 	assert_contains(p, "keep_running ring\n");
 }
 
+static int count_str(const char *path, const char *what)
+{
+	char *t = slurp(path);
+	int n = 0;
+	for (const char *q = strstr(t, what); q; q = strstr(q + 1, what))
+		n++;
+	free(t);
+	return n;
+}
+
+/* fruitless (not the default): a search from the base that finds nothing
+ * raises the bar of the next ones.  fig8, seed 2, 16 links at 50 Gbps:
+ * after its kept change at epoch 11, searches find nothing until one, at
+ * epoch 47, finds a candidate estimated +4.7 %, above epsilon, that runs
+ * -2.7 % and is reverted.  At fruitless 0.5 the searches before it have
+ * raised the bar, the candidate is not tried, and the log says why. */
+Test(e2e, fruitless_searches_raise_the_bar)
+{
+	char on[4200], off[4200], p[4400], q[4400];
+	int non, noff;
+	sweep_on_off("fruitless", "params.fruitless=0", on, off, sizeof on,
+	             SRC "/scenarios/paper/fig8.yaml", "--set", "seed=2", "--set",
+	             "congestion.degraded_links.count=16", "--set",
+	             "congestion.degraded_links.rate=50Gbps", "--set", "params.fruitless=0.5",
+	             "--no-plot", "--quiet", NULL);
+	snprintf(p, sizeof p, "%s/runs/c0000/decisions.jsonl", on);
+	snprintf(q, sizeof q, "%s/runs/c0000/decisions.jsonl", off);
+	non = count_str(p, "\"action\":\"change\"");
+	noff = count_str(q, "\"action\":\"change\"");
+	cr_assert_lt(non, noff, "new tries: %d with fruitless 0.5, %d without", non, noff);
+	cr_assert_geq(non, 1, "no try at all with fruitless 0.5");
+	assert_contains(p, " fruitless search");
+	cr_assert_eq(count_str(q, " fruitless search"), 0, "fruitless 0 counts fruitless searches");
+}
+
 /* estimator auto on a ring whose congestion is erratic: fig8's 16
  * degraded fabric links at 50 Gbps, ring AllReduce, seed 1.  Every flow
  * takes one of its connections' paths anew each epoch, so a flow is slow

@@ -539,6 +539,8 @@ Test(loop, every_emitted_pattern_passes_the_check, .timeout = 120 * REACT_TEST_T
 			prm.estimator = REACT_EST_AUTO;
 			prm.ring_steady = 0.5 * (double)((it / 8) % 3);
 		}
+		if (it % 3 == 0)
+			prm.fruitless = 0.5; /* fruitless searches raise the bar */
 		prm.batch_epochs = 2;
 		prm.trials = 4; /* the beam's width of search, kept small: many controllers */
 		prm.apply_delay = (int)gsl_rng_uniform_int(r, 2);

@@ -69,6 +69,10 @@ typedef struct react_params {
 	double escalation;   /* each failed round since the last kept change raises the
 	                      * estimated gain a change needs to epsilon (1 + escalation
 	                      * x failed rounds) (2; paper 0) */
+	double fruitless;    /* each search from the base that found nothing counts as this
+	                      * many failed rounds in that bar, until the base changes
+	                      * (0: none; docs/controller.md, "A search that finds
+	                      * nothing") */
 	int explore_free;    /* failed rounds, from the start or a shift on, after which
 	                      * the next search's bar stays at epsilon: a change that ran
 	                      * flows on pairs the history never measured, searched under

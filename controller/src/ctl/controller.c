@@ -41,7 +41,9 @@
  * escalation: each failed round since the last kept change raises the
  * estimated gain a change needs, to epsilon (1 + escalation x failed
  * rounds): the estimate's marginal candidates are its least reliable, and
- * after failures they are no longer worth a batch.
+ * after failures they are no longer worth a batch.  With fruitless > 0
+ * each search from the base that found nothing counts as that fraction
+ * of a failed round too (0: not at all).
  * search_backoff (doubling): a search from a base that finds nothing is
  * followed by 1, 2, 4, ... congested batches without one (reset when the
  * base changes, or when a flow is found steadily congested that was not
@@ -147,11 +149,14 @@ struct react_ctl {
 	                                  * search does not count it (explore_free) */
 	int free_left;                   /* explore_free: free failures left until a shift */
 	int bar_rounds;                  /* the failed rounds the last escalated bar counted */
+	int bar_fruitless;               /* and the fruitless searches it counted (fruitless > 0) */
+	char bar_msg[48];
 	int test_explores;               /* G1 runs flows on pairs the history never measured,
 	                                  * and was searched under steady congestion */
 	int test_steady;                 /* G1 was searched while some flow was steadily
 	                                  * congested, or is the job's own pattern again */
 	int idle_wait, idle_left;        /* search_backoff: batches without a search */
+	int fruitless;                   /* searches from this base that found nothing */
 	unsigned char *seen;             /* flows found congested since the backoff began */
 
 	int64_t next_epoch, batch_open;
@@ -339,6 +344,17 @@ static void set_base(react_ctl_t *c, const react_pattern_t *p)
 	c->nrej = 0;
 	c->attempts = 0;
 	c->idle_wait = c->idle_left = 0;
+	c->fruitless = 0;
+}
+
+/* the escalated bar's fruitless searches, for the log ("" when none) */
+static const char *bar_why(react_ctl_t *c)
+{
+	if (c->bar_fruitless <= 0)
+		return "";
+	snprintf(c->bar_msg, sizeof c->bar_msg, " and %d fruitless search%s", c->bar_fruitless,
+	         c->bar_fruitless > 1 ? "es" : "");
+	return c->bar_msg;
 }
 
 typedef struct judged {
@@ -735,12 +751,16 @@ static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dou
 	/* the failed rounds that raise the bar: all but a free one
 	 * (explore_free) just before this search */
 	int counted = c->failed_rounds - c->free_next;
+	/* fruitless: each search from this base that found nothing weighs
+	 * as that much of a failed round */
+	double rounds = counted + c->p.fruitless * c->fruitless;
 	c->free_next = 0;
-	if (dout->g1 && counted > 0) {
-		double bar = c->p.epsilon * (1.0 + c->p.escalation * counted);
+	if (dout->g1 && rounds > 0) {
+		double bar = c->p.epsilon * (1.0 + c->p.escalation * rounds);
 		if (dout->est_gain < bar) {
 			*escalated = bar;
 			c->bar_rounds = counted;
+			c->bar_fruitless = c->p.fruitless > 0 ? c->fruitless : 0;
 			react_pattern_destroy(dout->g1);
 			dout->g1 = NULL;
 		}
@@ -942,7 +962,8 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			if (!dout.g1 && escalated > 0)
 				snprintf(why + strlen(why), sizeof why - strlen(why),
 				         "; from the base, the best estimated gain is below %.4g (epsilon "
-				         "escalated after %d failed rounds)", escalated, c->bar_rounds);
+				         "escalated after %d failed rounds%s)", escalated, c->bar_rounds,
+				         bar_why(c));
 			if (dout.g1) {
 				sched = dout.g1;
 				reverted = 0;
@@ -1022,6 +1043,7 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 						c->seen[f] = c->cong[f] != REACT_CONG_NONE;
 				c->idle_wait = c->idle_wait ? 2 * c->idle_wait : 1;
 				c->idle_left = c->idle_wait;
+				c->fruitless++;
 			}
 			if (dout.g1) {
 				char msg[192];
@@ -1048,7 +1070,7 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 				if (escalated > 0)
 					snprintf(why, sizeof why,
 					         "the best estimated gain is below %.4g (epsilon escalated after %d "
-					         "failed rounds)", escalated, c->bar_rounds);
+					         "failed rounds%s)", escalated, c->bar_rounds, bar_why(c));
 				else
 					snprintf(why, sizeof why, "%s",
 					         dout.nvertices ? "no transform passed the estimate"

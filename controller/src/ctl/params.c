@@ -145,6 +145,13 @@ static const pdesc_t params_table[] = {
 	{"escalation", "-", "fraction", P_DOUBLE, OFF(escalation), 2.0, 0.0, 1e6,
 	 "each failed round since the last kept change raises the estimated gain a change needs: "
 	 "epsilon x (1 + escalation x failed rounds)", NULL},
+	/* 0: at 0.5 the loop settles on every set of the decision benchmark
+	 * (fig8's late changes 1.17 -> 0 per 100 epochs, fig6's reverted
+	 * epochs 11.2 -> 9.6 %) for 0.1-1.4 points of gain on most sets held
+	 * out (docs/controller.md, "A search that finds nothing") */
+	{"fruitless", "-", "rounds", P_DOUBLE, OFF(fruitless), 0.0, 0.0, 1e6,
+	 "each search from the current base that found nothing counts as this many failed rounds "
+	 "in the escalated bar, until the base changes (0: none)", NULL},
 	/* 1: paired against 0 (no oracle; seeds chosen on / held out): fig5a
 	 * +0.43 / +0.43 points, ring and rhd AllReduce on fig5a's network
 	 * +0.64 / +0.87, fig12 +0.60 / +0.47, fig5a-onset +0.50 / +0.78, fig5b
