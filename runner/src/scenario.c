@@ -352,18 +352,24 @@ static react_status_t only_keys(walk_t *w, const ynode_t *map, const char *secti
 			if (!strcmp(*a, map->keys[i]))
 				ok = 1;
 		if (!ok) {
-			char list[512] = "";
-			for (const char *const *a = allowed; *a; a++) {
-				strncat(list, *a, sizeof list - strlen(list) - 3);
-				if (a[1])
-					strncat(list, ", ", sizeof list - strlen(list) - 1);
-			}
+			/* every allowed key, however many: the list is sized to them */
+			size_t len = 1, at = 0;
+			for (const char *const *a = allowed; *a; a++)
+				len += strlen(*a) + 2;
+			char *list = malloc(len);
+			if (!list)
+				return REACT_ENOMEM;
+			list[0] = '\0';
+			for (const char *const *a = allowed; *a; a++)
+				at += (size_t)snprintf(list + at, len - at, "%s%s", *a, a[1] ? ", " : "");
 			const ynode_t *v = map->items[i];
 			const char *src = v->src != map->src ? v->src : map->src;
 			int line = v->src != map->src ? v->line : map->key_line[i];
-			return fail_at(REACT_EPARSE, w->err, w->errlen, src, line,
-			               "unknown field '%s' in %s; expected one of: %s", map->keys[i],
-			               section, list);
+			react_status_t st = fail_at(REACT_EPARSE, w->err, w->errlen, src, line,
+			                            "unknown field '%s' in %s; expected one of: %s",
+			                            map->keys[i], section, list);
+			free(list);
+			return st;
 		}
 	}
 	return REACT_OK;

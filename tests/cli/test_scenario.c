@@ -280,6 +280,8 @@ Test(scenario, errors_name_file_and_line)
 	            "unknown field 'q'");
 	parse_fails(BASE JOB "params: {B: 0}\n", "bad.yaml:5:", "params.B");
 	parse_fails(BASE JOB "params: {Z: 1}\n", "bad.yaml:5:", "unknown field 'Z'");
+	/* the error lists every parameter, the table's last one too */
+	parse_fails(BASE JOB "params: {Z: 1}\n", "ring_steady, ", ", return_after");
 	parse_fails(BASE JOB "plot: {x: sed}\n", "bad.yaml:5:", "field to sweep");
 	parse_fails(BASE "jobs:\n  - name: [a, b]\n", "bad.yaml:3:", "cannot be swept");
 	parse_fails("seed: [1, 2\n" BASE JOB, "bad.yaml:", "YAML syntax error");
