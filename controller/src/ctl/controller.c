@@ -1037,14 +1037,15 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 		if ((want && !waiting) || forced) {
 			if ((st = search(c, forced, &dout, &escalated)) != REACT_OK)
 				goto fail;
-			if (!dout.g1 && !forced)
+			if (!dout.g1 && !forced) {
 				c->fruitless++;
-			if (!dout.g1 && !forced && c->p.search_backoff == REACT_BACKOFF_DOUBLING) {
-				if (c->idle_wait == 0)
-					for (size_t f = 0; f < c->F; f++)
-						c->seen[f] = c->cong[f] != REACT_CONG_NONE;
-				c->idle_wait = c->idle_wait ? 2 * c->idle_wait : 1;
-				c->idle_left = c->idle_wait;
+				if (c->p.search_backoff == REACT_BACKOFF_DOUBLING) {
+					if (c->idle_wait == 0)
+						for (size_t f = 0; f < c->F; f++)
+							c->seen[f] = c->cong[f] != REACT_CONG_NONE;
+					c->idle_wait = c->idle_wait ? 2 * c->idle_wait : 1;
+					c->idle_left = c->idle_wait;
+				}
 			}
 			if (dout.g1) {
 				char msg[192];

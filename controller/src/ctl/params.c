@@ -95,8 +95,9 @@ static const pdesc_t params_table[] = {
 	 "paper (old critical paths) | pattern (whole pattern from learned rates, step degrees) | "
 	 "overlap (the same, an endpoint's flows counted as they overlap in time) | "
 	 "fluid (the same rates, moved flows sharing the network max-min on the candidate's own "
-	 "timeline) | auto (fluid for a ring, whose ranks then carry the slowness seen with their "
-	 "one partner; overlap for any other pattern)",
+	 "timeline) | auto (resolved at each search: fluid for a ring whose congested flows are "
+	 "steady enough, see ring_steady, its ranks then carrying the slowness seen with their "
+	 "one partner; overlap for any other pattern or congestion)",
 	 estimator_names},
 	{"keep_rule", "-", "-", P_ENUM, OFF(keep_rule), REACT_KEEP_WELCH, 0, 1,
 	 "paper (mean x (1 + tau_r)) | welch (one-sided bound at `confidence`, extensions)", keep_names},
