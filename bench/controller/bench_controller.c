@@ -10,12 +10,18 @@
  *   role moves: tree (512), rhd (8, 64) and ring AllReduce (32, 64) with 4
  *               senders' uplinks at a fifth, one decision with and without
  *               role moves side by side (their cost, bounded by ROLE_WORK).
+ *   threads:    the default decision of tree (8, 64, 512), rhd (8, 4 slow
+ *               senders) and ring AllReduce (32, 4 slow senders) with
+ *               search_threads 1 and 2, 4, 8 side by side, wall time; the
+ *               new pattern and the candidate log must be the same (exit 1
+ *               otherwise).
  *   precompute: react_equiv_fast vs react_equiv_brute on tree AllReduce,
  *               N = 8 .. 1024; brute force only where the previous size
  *               predicts under a minute.  Target: fast at N = 1024 under 1 s.
  * `bench-controller --decision [N]` runs the decision part only (at one N).
- * Exit status 1 when the fast sets differ from brute force or the N = 1024
- * precomputation misses its target (or is not run).
+ * Exit status 1 when the fast sets differ from brute force, the N = 1024
+ * precomputation misses its target (or is not run), or a decision with
+ * several search threads differs from the one with one.
  */
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +46,11 @@ static double now(void)
 }
 
 typedef react_status_t (*gen_fn)(int32_t, uint64_t, react_pattern_t **);
+
+/* search_threads of the next bench_one, and what its first decision gave:
+ * the new pattern's hash (0: none) and a digest of its candidate log */
+static int g_threads = 1;
+static uint64_t g_hash, g_log;
 
 /* one decision on pattern gen(N): with senders = 0 one receiver's downlink
  * at half rate; with senders > 0 that many senders' uplinks at a fifth
@@ -105,14 +116,26 @@ static int bench_one(gen_fn gen, const char *name, int32_t N, const char *profil
 		in.cong = cong;
 		in.equiv = eq;
 		react_decide_in_params(&in, &prm);
+		in.threads = g_threads;
 		in.history = h;
 		in.rng = rng;
 		if (react_decide(&in, &out) != REACT_OK)
 			return 1;
-		if (r == 0 && senders == 0)
+		if (r == 0) {
+			g_hash = out.g1 ? react_pattern_hash(out.g1) : 0;
+			g_log = out.ncands;
+			for (size_t i = 0; i < out.ncands; i++) {
+				uint64_t v;
+				memcpy(&v, &out.cands[i].est_gain, sizeof v);
+				g_log = (g_log ^ v ^ (uint64_t)out.cands[i].xf.x << 40 ^
+				         (uint64_t)out.cands[i].xf.y << 20 ^ (uint64_t)out.cands[i].accepted) *
+				        0x100000001b3ULL;
+			}
+		}
+		if (r == 0 && senders == 0 && g_threads == 1)
 			printf("  N=%-5d %-7s flows=%-6zu congested=%-4zu candidates=%-3zu changed=%s\n", N, profile,
 			       p->nflows, ncong, out.ncands, out.g1 ? "yes" : "no");
-		if (r == 0 && senders > 0)
+		if (r == 0 && senders > 0 && g_threads == 1)
 			printf("  %-4s N=%-4d role_moves=%d flows=%-6zu congested=%-4zu changed=%s%s\n", name, N,
 			       prm.role_moves, p->nflows, ncong, out.g1 ? "yes" : "no",
 			       out.role_move ? " (a role move)" : "");
@@ -120,7 +143,7 @@ static int bench_one(gen_fn gen, const char *name, int32_t N, const char *profil
 		free(out.cands);
 	}
 	tdec = (now() - t0) / reps;
-	if (senders == 0)
+	if (senders == 0 && g_threads == 1)
 		printf("  N=%-5d %-7s decision %10.3f ms   one check %8.3f ms   ratio %6.1f checks\n", N,
 		       profile, 1e3 * tdec, 1e3 * tcheck, tdec / tcheck);
 	*out_s = tdec;
@@ -178,10 +201,48 @@ int main(int argc, char **argv)
 			       cs[i].name, cs[i].N, 1e3 * on, 1e3 * off, on / off);
 		}
 	}
+	/* search_threads: the same decisions, side by side in wall time */
+	{
+		static const struct {
+			gen_fn gen;
+			const char *name;
+			int32_t N;
+			int senders;
+		} cs[] = {{react_gen_tree_allreduce, "tree", 8, 0}, {react_gen_tree_allreduce, "tree", 64, 0},
+		          {react_gen_tree_allreduce, "tree", 512, 0}, {react_gen_rhd_allreduce, "rhd", 8, 4},
+		          {react_gen_ring_allreduce, "ring", 32, 4}};
+		const int32_t only = argc > 2 ? (int32_t)atoi(argv[2]) : 0;
+		const int T[] = {2, 4, 8};
+		printf("\none decision with search_threads 1 and T (default profile; wall time; the same "
+		       "pattern and candidate log required)\n");
+		for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+			double t1, tt;
+			uint64_t h1, l1;
+			if (only && cs[i].N != only)
+				continue;
+			g_threads = 1;
+			if (bench_one(cs[i].gen, cs[i].name, cs[i].N, "default", cs[i].senders, -1, &t1))
+				return 2;
+			h1 = g_hash;
+			l1 = g_log;
+			printf("  %-4s N=%-4d threads 1 %9.3f ms", cs[i].name, cs[i].N, 1e3 * t1);
+			for (size_t k = 0; k < sizeof T / sizeof T[0]; k++) {
+				g_threads = T[k];
+				if (bench_one(cs[i].gen, cs[i].name, cs[i].N, "default", cs[i].senders, -1, &tt))
+					return 2;
+				printf("   %d: %8.3f ms x%.2f%s", T[k], 1e3 * tt, t1 / tt,
+				       g_hash == h1 && g_log == l1 ? "" : " DIFFERENT");
+				if (g_hash != h1 || g_log != l1)
+					fail = 1;
+			}
+			printf("\n");
+		}
+		g_threads = 1;
+	}
 	if (argc > 1 && strcmp(argv[1], "--decision") == 0) {
 		printf("\ntargets\n");
 		printf("  decision at N=512 < 50 ms:     %8.3f ms  %s\n", 1e3 * t512, t512 < 0.05 ? "PASS" : "FAIL");
-		return 0;
+		return fail;
 	}
 	printf("\nposition-equivalent precomputation (tree AllReduce)\n");
 	printf("  %6s %12s %12s %9s %s\n", "N", "fast [s]", "brute [s]", "speed-up", "same sets");

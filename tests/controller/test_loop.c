@@ -587,6 +587,81 @@ Test(loop, every_emitted_pattern_passes_the_check, .timeout = 120 * REACT_TEST_T
 	gsl_rng_free(r);
 }
 
+/* search_threads checks and estimates the beam's candidates on several
+ * threads: two controllers, 1 and 3 threads, fed the same FCTs must run the
+ * same patterns and write the same log, byte for byte, on every estimator
+ * the threads serve (overlap, pattern, fluid, auto) */
+Test(loop, search_threads_give_the_same_decisions, .timeout = 120 * REACT_TEST_TIME_SCALE)
+{
+	static const struct { react_collective_t c; react_algorithm_t a; } gens[] = {
+		{REACT_COLL_ALLREDUCE, REACT_ALGO_TREE}, {REACT_COLL_ALLREDUCE, REACT_ALGO_RING},
+		{REACT_COLL_ALLGATHER, REACT_ALGO_RECDBL}, {REACT_COLL_ALLREDUCE, REACT_ALGO_RHD}};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	long searched = 0, changes = 0;
+	gsl_rng_set(r, 777);
+	for (int it = 0; it < 40; it++) {
+		int gi = it % 4;
+		int32_t N = gens[gi].a == REACT_ALGO_TREE || gens[gi].a == REACT_ALGO_RING
+		                ? 4 + (int32_t)gsl_rng_uniform_int(r, 13)
+		                : 1 << (2 + gsl_rng_uniform_int(r, 3));
+		react_pattern_t *g;
+		react_ctl_t *c[2];
+		char *buf[2] = {NULL, NULL};
+		size_t len[2] = {0, 0};
+		FILE *log[2];
+		double *fct;
+		cr_assert_eq(react_pattern_generate(gens[gi].c, gens[gi].a, N, 1 << 20, &g), REACT_OK);
+		for (int k = 0; k < 2; k++) {
+			react_params_t prm;
+			react_params_default(&prm);
+			prm.estimator = (it / 4) % 4 == 0   ? REACT_EST_OVERLAP
+			                : (it / 4) % 4 == 1 ? REACT_EST_PATTERN
+			                : (it / 4) % 4 == 2 ? REACT_EST_FLUID
+			                                    : REACT_EST_AUTO;
+			prm.batch_epochs = 3;
+			prm.seed = (uint64_t)it;
+			prm.search_threads = k ? 3 : 1;
+			cr_assert_eq(react_ctl_create(g, &prm, &c[k]), REACT_OK);
+			log[k] = open_memstream(&buf[k], &len[k]);
+			react_ctl_set_log(c[k], log[k]);
+		}
+		fct = malloc(g->nflows * sizeof *fct);
+		/* two slow ranks, the rest lognormal noise */
+		react_rank_t s1 = (react_rank_t)gsl_rng_uniform_int(r, (unsigned long)N), s2 = (s1 + 1 + N / 2) % N;
+		for (int64_t e = 0; e < 24; e++) {
+			const react_pattern_t *p = react_ctl_pattern_for(c[0], e);
+			react_decision_t d[2];
+			double T = 0;
+			cr_assert_eq(react_pattern_hash(react_ctl_pattern_for(c[1], e)), react_pattern_hash(p),
+			             "it %d epoch %lld: 3 threads run another pattern", it, (long long)e);
+			for (size_t f = 0; f < p->nflows; f++) {
+				double m = p->flows[f].src == s1 || p->flows[f].dst == s2 ? 3.0 : 1.0;
+				fct[f] = 1e-6 * m * gsl_ran_lognormal(r, 0, 0.2);
+				T += fct[f];
+			}
+			for (int k = 0; k < 2; k++)
+				cr_assert_eq(react_ctl_observe(c[k], e, fct, p->nflows, T, &d[k]), REACT_OK);
+			cr_assert_eq(d[0].changed, d[1].changed);
+			changes += d[0].changed;
+		}
+		for (int k = 0; k < 2; k++)
+			fclose(log[k]);
+		cr_assert_eq(len[0], len[1], "it %d: the logs differ in length", it);
+		cr_assert_eq(memcmp(buf[0], buf[1], len[0]), 0, "it %d: the logs differ", it);
+		for (const char *at = buf[0]; (at = strstr(at, "\"candidates\":[{")) != NULL; at++)
+			searched++;
+		for (int k = 0; k < 2; k++) {
+			free(buf[k]);
+			react_ctl_destroy(c[k]);
+		}
+		free(fct);
+		react_pattern_destroy(g);
+	}
+	cr_assert_gt(searched, 40, "too few searches (%ld) to compare", searched);
+	cr_assert_gt(changes, 10, "too few changes (%ld) to compare", changes);
+	gsl_rng_free(r);
+}
+
 Test(loop, bad_observations)
 {
 	react_pattern_t *g;

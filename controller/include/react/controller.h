@@ -103,6 +103,8 @@ typedef struct react_params {
 	                      * gain is below 0 at `early_confidence` is reverted without
 	                      * the batch's other epochs (0: off; paper 0) */
 	double early_confidence; /* the one-sided confidence of that look */
+	int search_threads;  /* threads that check and estimate the beam search's candidates
+	                      * (1); the decisions do not depend on it */
 	double ring_steady;  /* estimator auto: a ring's search uses the fluid estimate and
 	                      * the one-partner history when at least this share of its
 	                      * congested flows are steadily congested, overlap otherwise

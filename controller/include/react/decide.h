@@ -123,6 +123,9 @@ typedef struct react_decide_in {
 	                              * the others (0: the B + 1 critical paths alone, 5.4.1) */
 	double ring_steady;          /* estimator auto: react_estimator_resolve's share (0: a
 	                              * ring is estimated fluid on every search) */
+	int threads;                 /* selection best with the pattern estimates: threads that
+	                              * check and estimate candidates (0, 1: the caller's alone);
+	                              * the decision is the same whatever the number */
 	react_estimate_fn estimate;  /* NULL: the estimator named above (see decide.c) */
 	void *estimate_ctx;
 	void *rng;                   /* gsl_rng *, the caller's */

@@ -705,6 +705,7 @@ void react_decide_in_params(react_decide_in_t *in, const react_params_t *p)
 	in->overlap_passes = p->overlap_passes;
 	in->critical_slack = p->critical_slack;
 	in->ring_steady = p->ring_steady;
+	in->threads = p->search_threads;
 }
 
 /* Algorithm 1 on the base with the batch in c->base_fct (congestion in

@@ -31,6 +31,8 @@
  * all flows, x bytes x degree).  Estimate = mean of the path times.
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -625,6 +627,7 @@ typedef struct bsearch {
 	const patest_t *pt;  /* the pattern estimate's state (tie-break), or NULL */
 	size_t evals_left;   /* the work bound (above), counted down */
 	memo_t memo;         /* every candidate checked and estimated so far */
+	struct epool *pool;  /* threads > 1 with the pattern estimate: the workers, or NULL */
 } bsearch_t;
 
 typedef struct scored {
@@ -686,6 +689,256 @@ static int xf_seen(react_xform_t *tab, unsigned char *used, size_t cap, const re
 	used[i] = 1;
 	tab[i] = *c;
 	return 0;
+}
+
+/*
+ * Parallel evaluation (react_decide_in_t.threads > 1, selection best, the
+ * pattern estimates).  eval_level takes its candidates in the same order
+ * as alone, in windows of at most as many as the level and the work bound
+ * may still count (each counts at most once, so a window never reaches
+ * past the point where the search alone would stop).  The main thread
+ * filters a window's candidates and applies them, the workers check and
+ * estimate the new ones (each with its own checker and estimate state:
+ * the estimate of a pattern is a function of the pattern and the
+ * decision's inputs), and the main thread then counts them in order
+ * exactly as the search alone does.  Same decision, same log, whatever
+ * the number of threads.
+ */
+#define EPOOL_MAX 64
+
+typedef struct eitem {
+	const cand_t *cd;
+	const react_pattern_t *base; /* the beam's pattern the candidate's swap applies to */
+	size_t bi, qi;       /* its beam pattern and place in that one's queue (depth_par) */
+	react_pattern_t *g;  /* the candidate (owned, reused from window to window) */
+	int skip;            /* a self-loop, no change or a rejected pattern: not counted */
+	uint64_t key;        /* memo_key(g) */
+	int compute;         /* 1: not in the memo: checked and estimated */
+	int ok;              /* results: passes the check */
+	double s, rank;
+	react_status_t st;
+} eitem_t;
+
+typedef struct eworker {
+	react_checker_t *ck;
+	patest_t pt;
+	int own;             /* ck and pt are this worker's (not the main thread's) */
+} eworker_t;
+
+typedef struct epool {
+	int n;               /* workers, the main thread's included (w[0]) */
+	eworker_t *w;
+	pthread_t *th;
+	int nth;             /* threads started */
+	pthread_mutex_t mu;
+	pthread_cond_t go, done;
+	unsigned gen;        /* window number: a change starts the workers */
+	int busy, quit;
+	eitem_t *items;
+	size_t nitems, cap;
+	atomic_size_t next;
+	const react_decide_in_t *in;
+	const memo_t *memo;              /* read only while the workers run */
+} epool_t;
+
+static void eitem_eval(const epool_t *p, eworker_t *w, eitem_t *it)
+{
+	react_status_t cst;
+	double sc = 0.0;
+	it->skip = 0;
+	it->compute = 0;
+	if ((it->st = copy_into(&it->g, it->base)) != REACT_OK)
+		return;
+	it->st = react_xform_apply(it->g, &it->cd->xf);
+	if (it->st == REACT_EINVAL || (it->st == REACT_OK && (react_pattern_equal(it->g, it->base) ||
+	                                                      rejected(p->in, it->g)))) {
+		it->st = REACT_OK; /* EINVAL: would make a self-loop */
+		it->skip = 1;
+		return;
+	}
+	if (it->st != REACT_OK)
+		return;
+	it->key = memo_key(it->g);
+	if (memo_find(p->memo, it->key))
+		return;
+	it->compute = 1;
+	cst = react_checker_run(w->ck, it->g, NULL);
+	if (cst != REACT_OK && cst != REACT_ESEMANTIC) {
+		it->st = cst;
+		return;
+	}
+	if (cst == REACT_OK && (it->st = pattern_estimate(&w->pt, it->g, &sc)) != REACT_OK)
+		return;
+	it->ok = cst == REACT_OK;
+	it->s = sc;
+	/* as eval_level alone: the tie-break on the mean finish time */
+	it->rank = it->ok ? sc + 0.01 * w->pt.aux : 0.0;
+}
+
+static void epool_drain(epool_t *p, eworker_t *w)
+{
+	for (;;) {
+		size_t i = atomic_fetch_add(&p->next, 1);
+		if (i >= p->nitems)
+			return;
+		eitem_eval(p, w, &p->items[i]);
+	}
+}
+
+typedef struct earg {
+	epool_t *p;
+	int id;
+} earg_t;
+
+static void *epool_main(void *arg)
+{
+	epool_t *p = ((earg_t *)arg)->p;
+	eworker_t *w = &p->w[((earg_t *)arg)->id];
+	unsigned seen = 0;
+	free(arg);
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (p->gen == seen && !p->quit)
+			pthread_cond_wait(&p->go, &p->mu);
+		if (p->quit)
+			break;
+		seen = p->gen;
+		pthread_mutex_unlock(&p->mu);
+		epool_drain(p, w);
+		pthread_mutex_lock(&p->mu);
+		if (--p->busy == 0)
+			pthread_cond_signal(&p->done);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* Checks and estimates the window's items marked compute, on every worker. */
+static void epool_run(epool_t *p)
+{
+	atomic_store(&p->next, 0);
+	pthread_mutex_lock(&p->mu);
+	p->busy = p->nth;
+	p->gen++;
+	pthread_cond_broadcast(&p->go);
+	pthread_mutex_unlock(&p->mu);
+	epool_drain(p, &p->w[0]);
+	pthread_mutex_lock(&p->mu);
+	while (p->busy > 0)
+		pthread_cond_wait(&p->done, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void epool_destroy(epool_t *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->quit = 1;
+	pthread_cond_broadcast(&p->go);
+	pthread_mutex_unlock(&p->mu);
+	for (int i = 0; i < p->nth; i++)
+		pthread_join(p->th[i], NULL);
+	for (int i = 0; i < p->n; i++)
+		if (p->w[i].own) {
+			react_checker_destroy(p->w[i].ck);
+			patest_free(&p->w[i].pt);
+		}
+	for (size_t i = 0; i < p->cap; i++)
+		react_pattern_destroy(p->items[i].g);
+	free(p->items);
+	free(p->w);
+	free(p->th);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->go);
+	pthread_cond_destroy(&p->done);
+	free(p);
+}
+
+/* n workers: the main thread with ck and pt (the decision's own), n - 1
+ * threads with their own.  *out NULL when no thread could be started (the
+ * search then runs alone: the same decision). */
+static react_status_t epool_create(int n, const react_pattern_t *g0, react_checker_t *ck,
+                                   const patest_t *pt, epool_t **out)
+{
+	react_status_t st = REACT_OK;
+	epool_t *p = calloc(1, sizeof *p);
+	*out = NULL;
+	if (!p)
+		return REACT_ENOMEM;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->go, NULL);
+	pthread_cond_init(&p->done, NULL);
+	p->w = calloc((size_t)n, sizeof *p->w);
+	p->th = calloc((size_t)n, sizeof *p->th);
+	if (!p->w || !p->th) {
+		st = REACT_ENOMEM;
+		goto fail;
+	}
+	p->n = n;
+	p->w[0].ck = ck;
+	p->w[0].pt = *pt;
+	for (int i = 1; i < n; i++) {
+		eworker_t *w = &p->w[i];
+		w->own = 1;
+		if ((st = react_checker_create(g0->nranks, g0->nchunks, &w->ck)) != REACT_OK ||
+		    (st = patest_init(&w->pt, pt->g0, pt->fct, pt->B, pt->rates, pt->passes, pt->fluid)) !=
+		        REACT_OK)
+			goto fail;
+	}
+	for (int i = 1; i < n; i++) {
+		earg_t *a = malloc(sizeof *a);
+		if (!a) {
+			st = REACT_ENOMEM;
+			goto fail;
+		}
+		a->p = p;
+		a->id = i;
+		if (pthread_create(&p->th[p->nth], NULL, epool_main, a) != 0) {
+			free(a);
+			break;
+		}
+		p->nth++;
+	}
+	if (p->nth == 0)
+		goto fail; /* st REACT_OK: alone */
+	*out = p;
+	return REACT_OK;
+fail:
+	epool_destroy(p);
+	return st;
+}
+
+static react_status_t epool_reserve(epool_t *p, size_t n)
+{
+	if (n <= p->cap)
+		return REACT_OK;
+	size_t nc = p->cap ? p->cap : 64;
+	while (nc < n)
+		nc *= 2;
+	eitem_t *ni = realloc(p->items, nc * sizeof *ni);
+	if (!ni)
+		return REACT_ENOMEM;
+	memset(ni + p->cap, 0, (nc - p->cap) * sizeof *ni);
+	p->items = ni;
+	p->cap = nc;
+	return REACT_OK;
+}
+
+static void top_insert(scored_t *top, size_t keep, size_t *ntop, const cand_t *cd, double sc,
+                       double rk)
+{
+	if (*ntop < keep || rk < top[*ntop - 1].rank) {
+		size_t k = *ntop < keep ? (*ntop)++ : keep - 1;
+		while (k > 0 && top[k - 1].rank > rk) {
+			top[k] = top[k - 1];
+			k--;
+		}
+		top[k].xf = cd->xf;
+		top[k].vi = cd->vi;
+		top[k].s = sc;
+		top[k].rank = rk;
+	}
 }
 
 /* Evaluate up to LEVEL_EVALS candidates on G; keep the `keep` best
@@ -1014,6 +1267,218 @@ out:
 	return st;
 }
 
+/*
+ * One depth of the beam with b->pool: every beam pattern's level at once.
+ * Each beam pattern's candidates are generated, sorted and filtered (its
+ * own swap table) exactly as eval_level does; the candidates of all beam
+ * patterns go to the workers in windows, and the main thread then counts
+ * them beam by beam, in order, with eval_level's rules (its level's
+ * LEVEL_EVALS, the work bound across the beam).  A beam pattern waits for
+ * the ones before it: its candidates are counted only once those are done.
+ * The workers' results go into the memo as they come (a cache: a pattern
+ * found there counts as if estimated again), so nothing depends on how
+ * far ahead they worked.
+ */
+typedef struct qent {
+	const cand_t *cd;
+	int skip;
+	uint64_t key;
+	react_status_t st;
+} qent_t;
+
+typedef struct dbeam {
+	react_pattern_t *P;          /* the beam pattern */
+	cand_t *cands;               /* its candidates, in eval_level's order */
+	size_t ncand, cap, cur;      /* cur: the next one to filter */
+	react_xform_t *stab;         /* each swap once (eval_level's table) */
+	unsigned char *sused;
+	size_t scap;
+	qent_t *q;                   /* filtered, in order; counted up to acc */
+	size_t nq, qcap, acc;
+	size_t evals;
+	int done;
+	int gen;                     /* its candidates generated (dbeam_gen) */
+	scored_t top[BEAM_MAX];
+	size_t ntop;
+} dbeam_t;
+
+static void dbeam_free(dbeam_t *d, size_t n)
+{
+	for (size_t i = 0; d && i < n; i++) {
+		react_pattern_destroy(d[i].P);
+		free(d[i].cands);
+		free(d[i].stab);
+		free(d[i].sused);
+		free(d[i].q);
+	}
+	free(d);
+}
+
+/* Beam pattern i's candidates, as eval_level generates them (the random
+ * keys drawn in beam order: every beam pattern before it has its own) */
+static react_status_t dbeam_gen(bsearch_t *b, const react_pattern_t *G, const bstate_t *beam,
+                                dbeam_t *d)
+{
+	react_status_t st;
+	size_t ncand = 0;
+	if ((st = replay(G, beam, &d->P)) != REACT_OK)
+		return st;
+	b->gc->keys_only = b->evals_left == 0;
+	for (size_t xi = 0; xi < b->nv; xi++)
+		if ((st = gen_cands(b->gc, d->P, &b->vs[xi], (int)xi, &ncand)) != REACT_OK)
+			return st;
+	d->ncand = d->cur = d->nq = d->acc = d->evals = d->ntop = 0;
+	d->done = b->gc->keys_only;
+	d->gen = 1;
+	b->gc->keys_only = 0;
+	if (d->done)
+		return REACT_OK;
+	if (ncand > d->cap) {
+		cand_t *nc = realloc(d->cands, ncand * sizeof *nc);
+		if (!nc)
+			return REACT_ENOMEM;
+		d->cands = nc;
+		d->cap = ncand;
+	}
+	if (ncand)
+		memcpy(d->cands, *b->gc->cands, ncand * sizeof *d->cands);
+	d->ncand = ncand;
+	qsort(d->cands, ncand, sizeof *d->cands, cand_cmp_all);
+	{
+		size_t scap = 16;
+		while (scap < 2 * ncand)
+			scap <<= 1;
+		if (scap > d->scap) {
+			free(d->stab);
+			free(d->sused);
+			d->stab = malloc(scap * sizeof *d->stab);
+			d->sused = malloc(scap);
+			d->scap = d->stab && d->sused ? scap : 0;
+			if (!d->scap)
+				return REACT_ENOMEM;
+		}
+		memset(d->sused, 0, d->scap);
+	}
+	return REACT_OK;
+}
+
+static react_status_t depth_par(bsearch_t *b, const react_pattern_t *G, const bstate_t *beam,
+                                size_t nbeam, double cur, int log, size_t keep, dbeam_t *db)
+{
+	react_status_t st = REACT_OK;
+	epool_t *p = b->pool;
+	const size_t level = LEVEL_EVALS(b->gc->in->trials);
+	size_t first = 0;
+	for (size_t i = 0; i < nbeam; i++)
+		db[i].gen = 0;
+	while (first < nbeam && b->evals_left > 0) {
+		size_t nw = 0, running = 0;
+		/* the window: beam patterns in order, each up to what its level and
+		 * the work bound may still count */
+		for (size_t i = first; i < nbeam && running < b->evals_left; i++) {
+			dbeam_t *d = &db[i];
+			size_t pend, want;
+			if (!d->gen && (st = dbeam_gen(b, G, &beam[i], d)) != REACT_OK)
+				return st;
+			if (d->done)
+				continue;
+			pend = d->nq - d->acc;
+			running += pend;
+			if (d->evals + pend >= level || running >= b->evals_left)
+				continue;
+			want = level - d->evals - pend;
+			if (want > b->evals_left - running)
+				want = b->evals_left - running;
+			if ((st = epool_reserve(p, nw + want)) != REACT_OK)
+				return st;
+			if (d->nq + want > d->qcap) {
+				size_t nc = d->qcap ? d->qcap : 64;
+				while (nc < d->nq + want)
+					nc *= 2;
+				qent_t *nq = realloc(d->q, nc * sizeof *nq);
+				if (!nq)
+					return REACT_ENOMEM;
+				d->q = nq;
+				d->qcap = nc;
+			}
+			while (d->cur < d->ncand && want > 0) {
+				const cand_t *cd = &d->cands[d->cur++];
+				if (b->gc->excluded[cd->xf.x] || b->gc->excluded[cd->xf.y])
+					continue;
+				{
+					react_xform_t c = xf_canon(&cd->xf);
+					if (xf_seen(d->stab, d->sused, d->scap, &c))
+						continue;
+				}
+				p->items[nw].cd = cd;
+				p->items[nw].base = d->P;
+				p->items[nw].bi = i;
+				p->items[nw].qi = d->nq;
+				d->q[d->nq++].cd = cd;
+				nw++;
+				want--;
+				running++;
+			}
+		}
+		if (nw > 0) {
+			p->nitems = nw;
+			p->in = b->gc->in;
+			p->memo = &b->memo;
+			epool_run(p);
+			/* back into the beams' queues; every result into the memo */
+			for (size_t k = 0; k < nw; k++) {
+				const eitem_t *it = &p->items[k];
+				qent_t *e = &db[it->bi].q[it->qi];
+				e->skip = it->skip;
+				e->key = it->key;
+				e->st = it->st;
+				if (it->st == REACT_OK && it->compute && !memo_find(&b->memo, it->key) &&
+				    (st = memo_put(&b->memo, it->key, (memo_ent_t){it->ok, it->s, it->rank})) !=
+				        REACT_OK)
+					return st;
+			}
+		}
+		/* counted beam by beam, in order, as eval_level alone */
+		for (size_t i = first; i < nbeam; i++) {
+			dbeam_t *d = &db[i];
+			if (!d->gen)
+				break; /* the next window generates it */
+			while (d->acc < d->nq && d->evals < level && b->evals_left > 0) {
+				const qent_t *e = &d->q[d->acc++];
+				const memo_ent_t *me;
+				if (e->st != REACT_OK)
+					return e->st;
+				if (e->skip)
+					continue;
+				me = memo_find(&b->memo, e->key);
+				if (!me->semantic_ok)
+					continue;
+				b->evals_left--;
+				d->evals++;
+				if (log && (st = log_cand(b->out, b->logcap, &e->cd->xf,
+				                          cur > 0 ? 1.0 - me->s / cur : 0.0, 0)) != REACT_OK)
+					return st;
+				top_insert(d->top, keep, &d->ntop, e->cd, me->s, me->rank);
+			}
+			if (b->evals_left == 0 || d->evals >= level ||
+			    (d->acc == d->nq && d->cur == d->ncand)) {
+				d->done = 1;
+				if (i == first)
+					first++;
+				if (b->evals_left == 0)
+					first = nbeam;
+				continue;
+			}
+			break; /* it needs more of its candidates: the later ones wait */
+		}
+	}
+	/* past the work bound the rest draw their keys all the same */
+	for (size_t i = 0; i < nbeam; i++)
+		if (!db[i].gen && (st = dbeam_gen(b, G, &beam[i], &db[i])) != REACT_OK)
+			return st;
+	return st;
+}
+
 static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *curio, int *cio)
 {
 	react_status_t st = REACT_OK;
@@ -1025,27 +1490,40 @@ static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *c
 	                                      : BEAM_DEFAULT;
 	size_t nbeam = 1, nnext, ntop;
 	react_pattern_t *P = NULL, *C = NULL;
+	dbeam_t *db = NULL;  /* with b->pool: the depth's beam patterns (depth_par) */
 	int have_best = 0;
 
 	memset(&beam[0], 0, sizeof beam[0]);
 	beam[0].s = *curio;
+	if (b->pool && !(db = calloc(BEAM_MAX, sizeof *db))) {
+		st = REACT_ENOMEM;
+		goto fail;
+	}
 	for (int d = 1; d <= depth; d++) {
 		nnext = 0;
+		if (db && (st = depth_par(b, *Gio, beam, nbeam, *curio, d == 1, width, db)) != REACT_OK)
+			goto fail;
 		for (size_t i = 0; i < nbeam; i++) {
-			if ((st = replay(*Gio, &beam[i], &P)) != REACT_OK)
-				goto fail;
-			if ((st = eval_level(b, P, *curio, d == 1, top, width, &ntop)) != REACT_OK)
-				goto fail;
+			const react_pattern_t *Pi = db ? db[i].P : NULL;
+			const scored_t *tp = db ? db[i].top : top;
+			if (!db) {
+				if ((st = replay(*Gio, &beam[i], &P)) != REACT_OK)
+					goto fail;
+				if ((st = eval_level(b, P, *curio, d == 1, top, width, &ntop)) != REACT_OK)
+					goto fail;
+				Pi = P;
+			} else
+				ntop = db[i].ntop;
 			for (size_t k = 0; k < ntop; k++) {
 				bstate_t c = beam[i];
 				uint64_t h;
 				size_t pos;
 				int dup = 0;
-				c.mv[c.n++] = top[k];
-				c.s = top[k].s;
-				c.rank = top[k].rank;
-				if ((st = copy_into(&C, P)) != REACT_OK ||
-				    (st = react_xform_apply(C, &top[k].xf)) != REACT_OK)
+				c.mv[c.n++] = tp[k];
+				c.s = tp[k].s;
+				c.rank = tp[k].rank;
+				if ((st = copy_into(&C, Pi)) != REACT_OK ||
+				    (st = react_xform_apply(C, &tp[k].xf)) != REACT_OK)
 					goto fail;
 				h = react_pattern_hash(C);
 				c.h = h;
@@ -1118,6 +1596,7 @@ static react_status_t best_search(bsearch_t *b, react_pattern_t **Gio, double *c
 		*cio += best.n;
 	}
 fail:
+	dbeam_free(db, BEAM_MAX);
 	react_pattern_destroy(P);
 	react_pattern_destroy(C);
 	return st;
@@ -1450,7 +1929,13 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 				bs.evals_left = mid;
 		}
 		memset(&bs.memo, 0, sizeof bs.memo);
+		bs.pool = NULL;
+		if (in->threads > 1 && bs.pt &&
+		    (st = epool_create(in->threads < EPOOL_MAX ? in->threads : EPOOL_MAX, g0, ck, &pt,
+		                       &bs.pool)) != REACT_OK)
+			goto fail;
 		st = best_search(&bs, &G, &cur, &c);
+		epool_destroy(bs.pool);
 		free(bs.memo.keys);
 		free(bs.memo.ents);
 		if (st != REACT_OK)

@@ -80,6 +80,13 @@ static const pdesc_t params_table[] = {
 	{"apply_delay", "D", "epochs", P_INT, OFF(apply_delay), 0, 0, 1000000,
 	 "epochs between a decision and the first epoch that uses it", NULL},
 	{"seed", "-", "-", P_U64, OFF(seed), 1, 0, 0, "seed of every random choice", NULL},
+	/* 1: a sweep runs its configurations on its own threads (-j); the
+	 * GPU tuner takes more (react-gpu run), since its search's time is
+	 * the job's wait (docs/gpu.md) */
+	{"search_threads", "-", "threads", P_INT, OFF(search_threads), 1, 1, 64,
+	 "threads that check and estimate the beam search's candidates (selection best); the "
+	 "decisions are the same whatever the number",
+	 NULL},
 	/* 256: the precomputation takes ~7 s at 256 ranks and ~50 s at 512 on a
 	 * tree (results/bench/controller.txt); above, no position swaps */
 	{"equiv_max_ranks", "-", "ranks", P_INT, OFF(equiv_max_ranks), 256, 0, 1000000,
