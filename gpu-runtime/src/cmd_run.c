@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "progress.h" /* cli/progress.h, shared with build/react */
@@ -163,6 +164,13 @@ static int load_scenario(const char *path, size_t index, scen_t *s, char *err, s
 	react_params_default(&def);
 	if (s->params.apply_delay == def.apply_delay)
 		s->params.apply_delay = REACT_RT_APPLY_DELAY;
+	/* the search's time is the job's wait once it passes D epochs: half
+	 * the machine's cores (at most 8) unless the scenario gives a number
+	 * (the decisions do not depend on it) */
+	if (s->params.search_threads == def.search_threads) {
+		long nc = sysconf(_SC_NPROCESSORS_ONLN);
+		s->params.search_threads = nc >= 4 ? (int)(nc / 2 < 8 ? nc / 2 : 8) : 1;
+	}
 	s->check = g->check;
 	s->latency_s = g->latency_s;
 	s->bw_Bps = g->bandwidth_Bps;
@@ -189,10 +197,18 @@ typedef struct run_out {
 	const char *csv_name;      /* for messages */
 	int write_failed;
 	double *time_s;            /* epochs entries */
+	double *wait_s;            /* epochs entries: the job's wait for the tuner before each */
 	int64_t changes;
 	uint64_t wrong;
 } run_out_t;
 
+
+static double wall_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* One run: REACT on or off.  1 when the run failed, 2 when a row of
  * epochs.csv could not be written (the message is printed). */
@@ -263,7 +279,9 @@ static int run_job(const scen_t *sc, int react_on, FILE *log, run_out_t *ro,
 					fprintf(stderr, "react-gpu run: %s\n", react_rt_error(rt));
 					goto out;
 				}
+		double w0 = tu ? wall_s() : 0;
 		const react_pattern_t *p = tu ? react_rt_tuner_pattern_for(tu, e) : p0;
+		ro->wait_s[e] = tu ? wall_s() - w0 : 0;
 		if (!p) {
 			fprintf(stderr, "react-gpu run: %s\n", react_rt_tuner_error(tu));
 			goto out;
@@ -446,6 +464,7 @@ int react_gpu_cmd_run(int argc, char **argv)
 	const char *path = NULL, *out = NULL;
 	double every = 5;
 	int quiet = 0;
+	long long delay = -1, threads = -1;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--out") && i + 1 < argc)
 			out = argv[++i];
@@ -461,11 +480,29 @@ int react_gpu_cmd_run(int argc, char **argv)
 				        argv[i]);
 				return 2;
 			}
+		} else if (!strcmp(argv[i], "--apply-delay") && i + 1 < argc) {
+			char *end;
+			errno = 0;
+			delay = strtoll(argv[++i], &end, 10);
+			if (*end || end == argv[i] || errno || delay < 0 || delay > 1000000) {
+				fprintf(stderr, "react-gpu run: --apply-delay: expected epochs 0..1000000, got "
+				        "'%s'\n", argv[i]);
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--search-threads") && i + 1 < argc) {
+			char *end;
+			errno = 0;
+			threads = strtoll(argv[++i], &end, 10);
+			if (*end || end == argv[i] || errno || threads < 1 || threads > 64) {
+				fprintf(stderr, "react-gpu run: --search-threads: expected 1..64, got '%s'\n",
+				        argv[i]);
+				return 2;
+			}
 		} else if (argv[i][0] != '-' && !path)
 			path = argv[i];
 		else {
 			fprintf(stderr, "react-gpu run: unexpected argument '%s' (react-gpu run SCENARIO.yaml "
-			                "[--out DIR] [--progress SECONDS] [--quiet])\n", argv[i]);
+			                "[--out DIR] [--apply-delay EPOCHS] [--search-threads N] [--progress SECONDS] [--quiet])\n", argv[i]);
 			return 2;
 		}
 	}
@@ -481,6 +518,10 @@ int react_gpu_cmd_run(int argc, char **argv)
 		return 2;
 	}
 	sc.params.seed = sc.seed;
+	if (delay >= 0)
+		sc.params.apply_delay = (int)delay;
+	if (threads >= 1)
+		sc.params.search_threads = (int)threads;
 	char why[256];
 	if (react_params_validate(&sc.params, why, sizeof why) != REACT_OK) {
 		fprintf(stderr, "react-gpu run: %s: react: %s\n", path, why);
@@ -497,7 +538,8 @@ int react_gpu_cmd_run(int argc, char **argv)
 	outfile_t logf = {.f = NULL}, csvf = {.f = NULL};
 	int rc = 0;
 	for (int m = 0; m < modes; m++)
-		if (!(ro[m].time_s = malloc((size_t)sc.epochs * sizeof *ro[m].time_s))) {
+		if (!(ro[m].time_s = malloc((size_t)sc.epochs * sizeof *ro[m].time_s)) ||
+		    !(ro[m].wait_s = calloc((size_t)sc.epochs, sizeof *ro[m].wait_s))) {
 			fprintf(stderr, "react-gpu run: %s: jobs.epochs: no memory for the times of %lld epochs "
 			        "(%.0f MB)\n", path, (long long)sc.epochs,
 			        (double)sc.epochs * sizeof(double) * modes / 1e6);
@@ -551,16 +593,38 @@ int react_gpu_cmd_run(int argc, char **argv)
 		       react_collective_name(sc.coll), sc.ranks, (unsigned long long)sc.message,
 		       (long long)sc.epochs, (long long)sc.warmup, react_transport_name(sc.transport));
 		printf("# %-9s %14s %14s %8s %8s\n", "mode", "mean(GB/s)", "p95(GB/s)", "changes", "wrong");
+		/* the react row's times are the collective's; the job also waited
+		 * for the tuner before some epochs: the third row counts each wait
+		 * in the epoch after it (not on the host transport, whose clock
+		 * is virtual) */
+		double waited = 0;
+		for (int64_t e = sc.warmup; modes == 2 && e < sc.epochs; e++)
+			waited += ro[1].wait_s[e];
+		for (int64_t e = 0; modes == 2 && e < sc.epochs; e++)
+			ro[1].wait_s[e] += ro[1].time_s[e];
 		for (int m = 0; m < modes; m++) {
 			double mean, p95;
 			summary(ro[m].time_s, sc.epochs, sc.warmup, sc.message, &mean, &p95);
 			printf("  %-9s %14.3f %14.3f %8lld %8llu\n", ro[m].mode, mean, p95,
 			       (long long)ro[m].changes, (unsigned long long)ro[m].wrong);
 		}
-		if (modes == 2)
+		if (modes == 2 && sc.transport != REACT_TRANSPORT_HOST) {
+			double mean, p95;
+			summary(ro[1].wait_s, sc.epochs, sc.warmup, sc.message, &mean, &p95);
+			printf("  %-9s %14.3f %14.3f %8s %8s   (react with the job's %.3f ms of waits for the "
+			       "tuner after warm-up)\n", "react+wait", mean, p95, "-", "-", waited * 1e3);
+		}
+		if (modes == 2) {
 			printf("# tuner: %lld decisions (%lld reverts), job waited %.3f ms for it, controller "
 			       "time %.3f ms\n", (long long)ts.decisions, (long long)ts.reverts, ts.waited_s * 1e3,
 			       ts.observe_s * 1e3);
+			printf("# tuner: apply delay D = %d epochs, search threads %d; consensus lag (an epoch "
+			       "handed over to its decision known) mean %.3f ms, max %.3f ms, epochs %.3f ms "
+			       "apart; at most %lld epochs handed over before a decision was known\n",
+			       sc.params.apply_delay, sc.params.search_threads,
+			       ts.observed ? ts.lag_sum_s / (double)ts.observed * 1e3 : 0, ts.lag_max_s * 1e3,
+			       ts.epoch_wall_s * 1e3, (long long)ts.lag_epochs_max);
+		}
 	}
 	if (ro[0].wrong || ro[1].wrong)
 		rc = 3;
@@ -570,5 +634,7 @@ done:
 	out_discard(&csvf);
 	free(ro[0].time_s);
 	free(ro[1].time_s);
+	free(ro[0].wait_s);
+	free(ro[1].wait_s);
 	return rc;
 }

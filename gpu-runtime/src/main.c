@@ -92,6 +92,7 @@ static void usage(FILE *f)
 	        "            --pattern tree|ring|rhd|recdbl|ring-allgather|all --minbytes 8 --maxbytes 1G\n"
 	        "            --check --dtype float|half|bfloat16 --iters 20 --warmup 5)\n"
 	        "  run       run a scenario file: react-gpu run SCENARIO.yaml [--out DIR]\n"
+	        "            [--apply-delay EPOCHS] [--search-threads N] [--progress SECONDS] [--quiet]\n"
 	        "  kernels   reduction kernels against device copies (--bytes 1G)\n"
 	        "  overhead  per-flow timing cost, timed vs untimed epochs (local transport)\n"
 	        "  switch    cost of a pattern switch (local or host transport)\n"

@@ -21,6 +21,7 @@ typedef struct report {
 	size_t nflows;
 	double *span;      /* 2 * nflows: send spans, then receive spans */
 	double epoch_s;
+	double at_s;       /* when the job handed it over (monotonic clock) */
 } report_t;
 
 typedef struct sched {
@@ -43,6 +44,9 @@ struct react_rt_tuner {
 	size_t qn, qcap, qhead;
 	int64_t processed;         /* last epoch observed */
 	int64_t handed;            /* last epoch pattern_for answered */
+	int64_t reported;          /* last epoch handed over by the job */
+	int64_t nreports;
+	double first_report_s, last_report_s;
 	sched_t *sched;
 	size_t nsched, capsched;
 	react_rt_tuner_stats_t st;
@@ -256,6 +260,16 @@ static void *tuner_main(void *arg)
 			t->st.reverts += d.reverted ? 1 : 0;
 		}
 		t->processed = r.epoch;
+		/* the consensus lag: from the job's hand-over to the decision
+		 * known here, and how many later epochs the job handed over
+		 * meanwhile (the smallest D it would not have waited at) */
+		double lag = now_s() - r.at_s;
+		t->st.observed++;
+		t->st.lag_sum_s += lag;
+		if (lag > t->st.lag_max_s)
+			t->st.lag_max_s = lag;
+		if (t->reported - r.epoch > t->st.lag_epochs_max)
+			t->st.lag_epochs_max = t->reported - r.epoch;
 		pthread_cond_broadcast(&t->cv);
 	}
 	t->exited = 1;
@@ -290,6 +304,7 @@ react_status_t react_rt_tuner_create(const react_pattern_t *initial, const react
 	t->timeout_s = REACT_RT_TUNER_TIMEOUT_S;
 	t->processed = -1;
 	t->handed = -1;
+	t->reported = -1;
 	t->size = 1;
 #ifdef REACT_HAVE_MPI
 	if (use_mpi) {
@@ -451,7 +466,13 @@ react_status_t react_rt_tuner_report(react_rt_tuner_t *t, int64_t epoch, const d
 			t->qcap = nc;
 		}
 	}
-	t->q[t->qn++] = (report_t){epoch, nflows, span, epoch_s};
+	double at = now_s();
+	t->q[t->qn++] = (report_t){epoch, nflows, span, epoch_s, at};
+	if (epoch > t->reported)
+		t->reported = epoch;
+	if (!t->nreports++)
+		t->first_report_s = at;
+	t->last_report_s = at;
 	pthread_cond_broadcast(&t->cv);
 out:
 	pthread_mutex_unlock(&t->mu);
@@ -462,6 +483,8 @@ void react_rt_tuner_stats(react_rt_tuner_t *t, react_rt_tuner_stats_t *out)
 {
 	pthread_mutex_lock(&t->mu);
 	*out = t->st;
+	out->epoch_wall_s = t->nreports > 1 ? (t->last_report_s - t->first_report_s) /
+	                                      (double)(t->nreports - 1) : 0;
 	pthread_mutex_unlock(&t->mu);
 }
 

@@ -108,5 +108,29 @@ grep -q "full/epochs.csv: cannot write: " err || fail "full disk ($how): stderr:
 grep -q tmp ls && fail "full disk ($how): temporary files left: $(cat ls)"
 grep -qx decisions.jsonl ls && fail "full disk ($how): decisions.jsonl written by a failed run"
 
+# 9. the tuner's apply delay and search threads: a decision closing epoch b
+# runs from epoch b + 1 + D; the decisions do not depend on the threads
+# (the host transport is deterministic); bad values are one clear error
+run_expect 2 "react-gpu run: --apply-delay: expected epochs 0..1000000, got '-1'" \
+	-- "$R" run small.yaml --apply-delay -1
+run_expect 2 "react-gpu run: --search-threads: expected 1..64, got '0'" \
+	-- "$R" run small.yaml --search-threads 0
+HS="$D/../../scenarios/gpu/host-slow-link.yaml"
+for dt in "0 1" "2 1" "2 3"; do
+	set -- $dt
+	"$R" run "$HS" --apply-delay "$1" --search-threads "$2" --out "hs$1-$2" --quiet >"hs$1-$2.out" 2>&1 ||
+		fail "host-slow-link D=$1 threads=$2: $(cat "hs$1-$2.out")"
+	grep -q "^# tuner: apply delay D = $1 epochs, search threads $2; consensus lag (an epoch handed over to its decision known) mean [0-9.]* ms, max [0-9.]* ms, epochs [0-9.]* ms apart; at most [0-9]* epochs handed over before a decision was known$" "hs$1-$2.out" ||
+		fail "D=$1 threads=$2: no tuner line: $(cat "hs$1-$2.out")"
+	# the first change's batch end, and the first epoch the react run ran another pattern
+	b=$(grep '"action":"change"' "hs$1-$2/decisions.jsonl" | head -n 1 | sed 's/^{"epoch":\([0-9]*\),.*/\1/')
+	e=$(awk -F, '$1 == "react" && $8 == 1 { print $3; exit }' "hs$1-$2/epochs.csv")
+	[ -n "$b" ] && [ "$e" = "$((b + 1 + $1))" ] ||
+		fail "D=$1: the change decided at the end of epoch '$b' ran from epoch '$e', want b + 1 + $1"
+done
+cmp -s hs2-1/decisions.jsonl hs2-3/decisions.jsonl || fail "3 search threads decided otherwise than 1"
+cmp -s hs2-1/epochs.csv hs2-3/epochs.csv || fail "3 search threads ran other epochs than 1"
+cmp -s hs0-1/epochs.csv hs2-1/epochs.csv && fail "D = 0 and D = 2 ran the same epochs"
+
 if [ "$fails" -ne 0 ]; then echo "$fails failure(s)"; exit 1; fi
 echo "all react-gpu run checks passed"

@@ -78,6 +78,15 @@ typedef struct react_rt_tuner_stats {
 	int64_t reverts;
 	double waited_s;        /* time pattern_for() waited for the tuner, total */
 	double observe_s;       /* controller time, total (leader) */
+	/* The consensus lag of each observed epoch: from the job's
+	 * react_rt_tuner_report() to its decision known on this rank (spans
+	 * gathered, observed, decision broadcast). */
+	int64_t observed;       /* epochs observed */
+	double lag_sum_s, lag_max_s;
+	int64_t lag_epochs_max; /* most epochs the job handed over after an epoch before that
+	                         * epoch's decision was known: the smallest apply_delay at
+	                         * which it would not have waited (when apply_delay was larger) */
+	double epoch_wall_s;    /* mean wall time between two hand-overs */
 } react_rt_tuner_stats_t;
 void react_rt_tuner_stats(react_rt_tuner_t *t, react_rt_tuner_stats_t *out);
 const char *react_rt_tuner_error(const react_rt_tuner_t *t);
