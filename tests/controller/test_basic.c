@@ -318,10 +318,10 @@ Test(rates, overlap_degrees_count_the_flows_that_run_together)
 	cr_assert_eq(react_history_create(4, 60, &h), REACT_OK);
 	for (int e = 0; e < 6; e++)
 		cr_assert_eq(react_history_add(h, g, fct), REACT_OK);
-	cr_assert_eq(react_history_learn_deg(h, REACT_DEG_STEP, &r), REACT_OK);
+	cr_assert_eq(react_history_learn_deg(h, REACT_DEG_STEP, 0, &r), REACT_OK);
 	cr_assert_gt(r->y[1], 0.5, "step degrees: receiver 1 is blamed (%g flows)", r->y[1]);
 	react_rates_destroy(r);
-	cr_assert_eq(react_history_learn_deg(h, REACT_DEG_OVERLAP, &r), REACT_OK);
+	cr_assert_eq(react_history_learn_deg(h, REACT_DEG_OVERLAP, 0, &r), REACT_OK);
 	cr_assert_eq(r->degrees, REACT_DEG_OVERLAP);
 	cr_assert_float_eq(r->c0, c0, 1e-18);
 	for (int32_t i = 0; i < 4; i++)
@@ -331,7 +331,7 @@ Test(rates, overlap_degrees_count_the_flows_that_run_together)
 	/* two flows that do run together into 1 share it */
 	cr_assert_gt(react_rates_flow_overlap(r, 3, 1, 1.0, 2.0), 1.95 * c0);
 	react_rates_destroy(r);
-	cr_assert_eq(react_history_learn_deg(h, 7, &r), REACT_EINVAL);
+	cr_assert_eq(react_history_learn_deg(h, 7, 0, &r), REACT_EINVAL);
 	react_history_destroy(h);
 	react_pattern_destroy(g);
 }
@@ -454,14 +454,13 @@ Test(rates, one_partners_slowness_blames_the_endpoint_when_asked)
 		fct[f] = (double)p->flows[f].bytes / 12.5e9 * (p->flows[f].src == 2 ? 3.0 : 1.0);
 	for (int k = 0; k < 2; k++) {
 		cr_assert_eq(react_history_create(8, 60, &h[k]), REACT_OK);
-		react_history_set_one_partner(h[k], k);
 		for (int e = 0; e < 6; e++)
 			cr_assert_eq(react_history_add(h[k], p, fct), REACT_OK);
 		/* step degrees: a ring's flows are one per rank and step (the
 		 * greedy cover that blames endpoints is the same with overlap
 		 * degrees, which would also count these synthetic flows'
 		 * pile-up at rank 2) */
-		cr_assert_eq(react_history_learn_deg(h[k], REACT_DEG_STEP, &r[k]), REACT_OK);
+		cr_assert_eq(react_history_learn_deg(h[k], REACT_DEG_STEP, k, &r[k]), REACT_OK);
 		t[k][0] = react_rates_flow(r[k], 2, 3, 1, 1);
 		t[k][1] = react_rates_flow(r[k], 2, 5, 1, 1);
 	}

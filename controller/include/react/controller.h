@@ -136,7 +136,7 @@ enum { REACT_KEEP_RESETS_ANY = 0, REACT_KEEP_RESETS_STEADY = 1 };
  * (react_estimator_resolve): fluid for a job whose own pattern is a ring
  * (react_pattern_is_ring) while its congestion is mostly steady
  * (ring_steady), its history then reading slowness seen with one partner
- * as the endpoint's (react_history_set_one_partner); overlap for any other
+ * as the endpoint's (react_history_learn_deg's one_partner); overlap for any other
  * pattern, and for a ring whose congestion is mostly erratic */
 enum {
 	REACT_EST_PAPER = 0,

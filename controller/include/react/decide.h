@@ -35,12 +35,6 @@ int react_history_pair(const react_history_t *h, react_rank_t src, react_rank_t 
 int react_history_epochs(const react_history_t *h);
 /* Drop every epoch but the last n (the network changed before them). */
 void react_history_keep_last(react_history_t *h, int n);
-/* How rates learned from h read slowness an endpoint showed with one
- * partner only: 0 (the default) as the pair's own excess, 1 as the
- * endpoint's load (history.c, cover()).  A ring's ranks have one partner
- * each, so with 0 no rank of a ring is blamed until it ran with another. */
-void react_history_set_one_partner(react_history_t *h, int endpoint);
-int react_history_one_partner(const react_history_t *h);
 
 /* Rates learned from the history (the "pattern" estimator; history.c has
  * the model): a flow's expected time per byte from its endpoints, their
@@ -72,8 +66,12 @@ enum { REACT_DEG_STEP = 0, REACT_DEG_OVERLAP = 1,
         * moved flows timed on the candidate's fluid timeline (the fluid
         * estimator) */
        REACT_DEG_FLUID = 2 };
-/* Rates learned with `degrees` (REACT_DEG_*); react_history_learn: step. */
-react_status_t react_history_learn_deg(const react_history_t *h, int degrees,
+/* Rates learned with `degrees` (REACT_DEG_*); react_history_learn: step,
+ * one_partner 0.  one_partner: how slowness an endpoint showed with one
+ * partner only is read: 0 as the pair's own excess, 1 as the endpoint's
+ * load (history.c, cover()).  A ring's ranks have one partner each, so
+ * with 0 no rank of a ring is blamed until it ran with another. */
+react_status_t react_history_learn_deg(const react_history_t *h, int degrees, int one_partner,
                                        react_rates_t **out);
 react_status_t react_history_learn(const react_history_t *h, react_rates_t **out);
 void react_rates_destroy(react_rates_t *r);
@@ -123,6 +121,10 @@ typedef struct react_decide_in {
 	                              * the others (0: the B + 1 critical paths alone, 5.4.1) */
 	double ring_steady;          /* estimator auto: react_estimator_resolve's share (0: a
 	                              * ring is estimated fluid on every search) */
+	int one_partner;             /* the rates learned from history with one partner's
+	                              * slowness read as the endpoint's
+	                              * (react_history_learn_deg; the controller: auto's
+	                              * searches that resolve to fluid) */
 	int threads;                 /* selection best with the pattern estimates: threads that
 	                              * check and estimate candidates (0, 1: the caller's alone);
 	                              * the decision is the same whatever the number */
@@ -144,13 +146,15 @@ typedef struct react_decide_out {
 
 /* The "pattern" estimate (decide.c) of candidate g against g0, which ran
  * the batch fct (B x g0->nflows), with rates learned from history h with
- * `degrees` (REACT_DEG_*: the estimators pattern, overlap and fluid; with
- * overlap, `passes` re-timings of the moved flows, 0: the default): *est0 of g0
+ * `degrees` (REACT_DEG_*: the estimators pattern, overlap and fluid) and
+ * one_partner (react_history_learn_deg; with overlap, `passes` re-timings
+ * of the moved flows, 0: the default): *est0 of g0
  * itself, *est of g (seconds; lower is better).  g must have g0's flows (a
  * transform of it). */
 react_status_t react_estimate_pattern(const react_pattern_t *g0, const double *fct, int B,
-                                      const react_history_t *h, int degrees, int passes,
-                                      const react_pattern_t *g, double *est0, double *est);
+                                      const react_history_t *h, int degrees, int one_partner,
+                                      int passes, const react_pattern_t *g, double *est0,
+                                      double *est);
 
 /* The estimator one search uses (REACT_EST_*): `estimator` as it is, but
  * auto: fluid when `ring` (the job's own pattern is a ring) and at least

@@ -734,11 +734,11 @@ static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dou
 	in.cong = c->cong;
 	in.equiv = c->equiv;
 	react_decide_in_params(&in, &c->p);
-	/* estimator auto: the history reads a ring's one-partner slowness as
-	 * the endpoint's exactly when this search estimates fluid */
+	/* estimator auto: the rates read a ring's one-partner slowness as the
+	 * endpoint's exactly when this search estimates fluid */
 	in.estimator = estimator_for(c, c->p.estimator);
 	if (c->p.estimator == REACT_EST_AUTO) {
-		react_history_set_one_partner(c->hist, in.estimator == REACT_EST_FLUID);
+		in.one_partner = in.estimator == REACT_EST_FLUID;
 		c->searched_est = in.estimator;
 	}
 	in.trials = c->trials; /* K_t grows by trials_growth */
@@ -1139,19 +1139,15 @@ react_status_t react_ctl_estimate_with(const react_ctl_t *c, const react_pattern
 	if (!c || !g || !est_base || !est || c->base_n < 1 || !react_pattern_same_flows(c->base, g) ||
 	    estimator < REACT_EST_PAPER || estimator > REACT_EST_AUTO)
 		return REACT_EINVAL;
-	/* auto resolved on the last batch's congestion, the history's
-	 * one-partner reading with it; any other estimator without that
-	 * reading (the history's own setting is put back) */
-	int resolved = estimator_for(c, estimator), one = react_history_one_partner(c->hist);
-	react_status_t st;
-	react_history_set_one_partner(c->hist, estimator == REACT_EST_AUTO && resolved == REACT_EST_FLUID);
-	st = react_estimate_pattern(c->base, c->base_fct, c->base_n, c->hist,
-	                            resolved == REACT_EST_FLUID     ? REACT_DEG_FLUID
-	                            : resolved == REACT_EST_OVERLAP ? REACT_DEG_OVERLAP
-	                                                            : REACT_DEG_STEP,
-	                            c->p.overlap_passes, g, est_base, est);
-	react_history_set_one_partner(c->hist, one);
-	return st;
+	/* auto resolved on the last batch's congestion, the one-partner
+	 * reading with it; any other estimator without that reading */
+	int resolved = estimator_for(c, estimator);
+	return react_estimate_pattern(c->base, c->base_fct, c->base_n, c->hist,
+	                              resolved == REACT_EST_FLUID     ? REACT_DEG_FLUID
+	                              : resolved == REACT_EST_OVERLAP ? REACT_DEG_OVERLAP
+	                                                              : REACT_DEG_STEP,
+	                              estimator == REACT_EST_AUTO && resolved == REACT_EST_FLUID,
+	                              c->p.overlap_passes, g, est_base, est);
 }
 
 react_status_t react_ctl_estimate(const react_ctl_t *c, const react_pattern_t *g,

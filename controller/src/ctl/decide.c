@@ -345,8 +345,9 @@ static react_status_t pattern_estimate(void *ctx, const react_pattern_t *g, doub
 }
 
 react_status_t react_estimate_pattern(const react_pattern_t *g0, const double *fct, int B,
-                                      const react_history_t *h, int degrees, int passes,
-                                      const react_pattern_t *g, double *est0, double *est)
+                                      const react_history_t *h, int degrees, int one_partner,
+                                      int passes, const react_pattern_t *g, double *est0,
+                                      double *est)
 {
 	react_status_t st = REACT_OK;
 	react_rates_t *rates = NULL;
@@ -355,6 +356,7 @@ react_status_t react_estimate_pattern(const react_pattern_t *g0, const double *f
 	if (!g0 || !fct || B < 1 || !h || !g || !est0 || !est || g->nflows != g0->nflows)
 		return REACT_EINVAL;
 	if ((st = react_history_learn_deg(h, degrees == REACT_DEG_FLUID ? REACT_DEG_OVERLAP : degrees,
+	                                  one_partner,
 	                                  &rates)) != REACT_OK)
 		return st;
 	if (!rates->valid) {
@@ -1874,7 +1876,7 @@ react_status_t react_decide(const react_decide_in_t *in, react_decide_out_t *out
 		int fluid = react_estimator_resolve(in->estimator, react_pattern_is_ring(g0), in->cong,
 		                                    g0->nflows, in->ring_steady) == REACT_EST_FLUID;
 		int deg = in->estimator == REACT_EST_PATTERN ? REACT_DEG_STEP : REACT_DEG_OVERLAP;
-		if ((st = react_history_learn_deg(in->history, deg, &rates)) != REACT_OK)
+		if ((st = react_history_learn_deg(in->history, deg, in->one_partner, &rates)) != REACT_OK)
 			goto fail;
 		if ((st = patest_init(&pt, g0, in->fct, B, rates, in->overlap_passes, fluid)) != REACT_OK)
 			goto fail;

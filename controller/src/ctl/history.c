@@ -28,7 +28,6 @@ struct react_history {
 	hrec_t **slot;
 	double *sum;        /* N x N */
 	int32_t *cnt;       /* N x N */
-	int one_partner;    /* react_history_set_one_partner */
 };
 
 static double react_min(const double *v, size_t n)
@@ -62,17 +61,6 @@ react_status_t react_history_create(int32_t nranks, int H, react_history_t **out
 	}
 	*out = h;
 	return REACT_OK;
-}
-
-void react_history_set_one_partner(react_history_t *h, int endpoint)
-{
-	if (h)
-		h->one_partner = endpoint != 0;
-}
-
-int react_history_one_partner(const react_history_t *h)
-{
-	return h ? h->one_partner : 0;
 }
 
 void react_history_destroy(react_history_t *h)
@@ -248,7 +236,8 @@ static void partner(int32_t *firstp, unsigned char *multi, size_t e, react_rank_
 		multi[e] = 1;
 }
 
-static react_status_t cover(const react_history_t *h, react_rates_t *r, size_t nrec)
+static react_status_t cover(const react_history_t *h, react_rates_t *r, size_t nrec,
+                            int one_partner)
 {
 	size_t N = (size_t)h->N, left = 0;
 	unsigned char *done = calloc(nrec ? nrec : 1, 1);
@@ -302,10 +291,10 @@ static react_status_t cover(const react_history_t *h, react_rates_t *r, size_t n
 		}
 		/* an endpoint is blamed only for slowness seen with two partners or
 		 * more: a slow pair alone (a ring's 3 -> 4) is the pair's, z;
-		 * unless the history reads one partner's slowness as the
-		 * endpoint's (react_history_set_one_partner) */
+		 * unless one partner's slowness is read as the endpoint's
+		 * (one_partner, react_history_learn_deg) */
 		for (size_t e = 0; e < 2 * N; e++)
-			if (cnt[e] && (multi[e] || h->one_partner) &&
+			if (cnt[e] && (multi[e] || one_partner) &&
 			    (best == SIZE_MAX || cnt[e] > cnt[best]))
 				best = e;
 		if (best == SIZE_MAX)
@@ -340,7 +329,7 @@ static react_status_t cover(const react_history_t *h, react_rates_t *r, size_t n
 
 react_status_t react_history_learn(const react_history_t *h, react_rates_t **out)
 {
-	return react_history_learn_deg(h, REACT_DEG_STEP, out);
+	return react_history_learn_deg(h, REACT_DEG_STEP, 0, out);
 }
 
 static uint64_t pair_key(const react_rates_t *r, react_rank_t src, react_rank_t dst)
@@ -381,7 +370,7 @@ static int pair_ord_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-react_status_t react_history_learn_deg(const react_history_t *h, int degrees,
+react_status_t react_history_learn_deg(const react_history_t *h, int degrees, int one_partner,
                                        react_rates_t **out)
 {
 	react_status_t st;
@@ -504,7 +493,7 @@ react_status_t react_history_learn_deg(const react_history_t *h, int degrees,
 		 * flows) takes its cap as its load; repeat until every slow record is
 		 * explained or no endpoint explains one (the rest is the pairs' own
 		 * excess, z below). */
-		if (r->valid && (st = cover(h, r, tmp ? nrec : 0)) != REACT_OK) {
+		if (r->valid && (st = cover(h, r, tmp ? nrec : 0, one_partner)) != REACT_OK) {
 			free(tmp);
 			react_rates_destroy(r);
 			return st;
