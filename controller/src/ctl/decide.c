@@ -712,7 +712,6 @@ typedef struct eitem {
 	const cand_t *cd;
 	const react_pattern_t *base; /* the beam's pattern the candidate's swap applies to */
 	size_t bi, qi;       /* its beam pattern and place in that one's queue (depth_par) */
-	react_pattern_t *g;  /* the candidate (owned, reused from window to window) */
 	int skip;            /* a self-loop, no change or a rejected pattern: not counted */
 	uint64_t key;        /* memo_key(g) */
 	int compute;         /* 1: not in the memo: checked and estimated */
@@ -724,6 +723,8 @@ typedef struct eitem {
 typedef struct eworker {
 	react_checker_t *ck;
 	patest_t pt;
+	react_pattern_t *g;  /* the candidate being checked and estimated (this worker's
+	                      * memory: nothing moves between threads) */
 	int own;             /* ck and pt are this worker's (not the main thread's) */
 } eworker_t;
 
@@ -749,27 +750,27 @@ static void eitem_eval(const epool_t *p, eworker_t *w, eitem_t *it)
 	double sc = 0.0;
 	it->skip = 0;
 	it->compute = 0;
-	if ((it->st = copy_into(&it->g, it->base)) != REACT_OK)
+	if ((it->st = copy_into(&w->g, it->base)) != REACT_OK)
 		return;
-	it->st = react_xform_apply(it->g, &it->cd->xf);
-	if (it->st == REACT_EINVAL || (it->st == REACT_OK && (react_pattern_equal(it->g, it->base) ||
-	                                                      rejected(p->in, it->g)))) {
+	it->st = react_xform_apply(w->g, &it->cd->xf);
+	if (it->st == REACT_EINVAL || (it->st == REACT_OK && (react_pattern_equal(w->g, it->base) ||
+	                                                      rejected(p->in, w->g)))) {
 		it->st = REACT_OK; /* EINVAL: would make a self-loop */
 		it->skip = 1;
 		return;
 	}
 	if (it->st != REACT_OK)
 		return;
-	it->key = memo_key(it->g);
+	it->key = memo_key(w->g);
 	if (memo_find(p->memo, it->key))
 		return;
 	it->compute = 1;
-	cst = react_checker_run(w->ck, it->g, NULL);
+	cst = react_checker_run(w->ck, w->g, NULL);
 	if (cst != REACT_OK && cst != REACT_ESEMANTIC) {
 		it->st = cst;
 		return;
 	}
-	if (cst == REACT_OK && (it->st = pattern_estimate(&w->pt, it->g, &sc)) != REACT_OK)
+	if (cst == REACT_OK && (it->st = pattern_estimate(&w->pt, w->g, &sc)) != REACT_OK)
 		return;
 	it->ok = cst == REACT_OK;
 	it->s = sc;
@@ -846,8 +847,8 @@ static void epool_destroy(epool_t *p)
 			react_checker_destroy(p->w[i].ck);
 			patest_free(&p->w[i].pt);
 		}
-	for (size_t i = 0; i < p->cap; i++)
-		react_pattern_destroy(p->items[i].g);
+	for (int i = 0; i < p->n; i++)
+		react_pattern_destroy(p->w[i].g);
 	free(p->items);
 	free(p->w);
 	free(p->th);
