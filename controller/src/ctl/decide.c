@@ -695,16 +695,14 @@ static int xf_seen(react_xform_t *tab, unsigned char *used, size_t cap, const re
 
 /*
  * Parallel evaluation (react_decide_in_t.threads > 1, selection best, the
- * pattern estimates).  eval_level takes its candidates in the same order
- * as alone, in windows of at most as many as the level and the work bound
- * may still count (each counts at most once, so a window never reaches
- * past the point where the search alone would stop).  The main thread
- * filters a window's candidates and applies them, the workers check and
- * estimate the new ones (each with its own checker and estimate state:
- * the estimate of a pattern is a function of the pattern and the
- * decision's inputs), and the main thread then counts them in order
- * exactly as the search alone does.  Same decision, same log, whatever
- * the number of threads.
+ * pattern estimates): a pool of workers, the main thread one of them, for
+ * depth_par (below), which hands them windows of candidates.  A worker
+ * applies a candidate's swap in its own pattern, reads whether it counts
+ * at all (a self-loop, no change, a rejected pattern) and its memo key,
+ * and, when the memo does not hold it yet, checks and estimates it with
+ * its own checker and estimate state (the estimate of a pattern is a
+ * function of the pattern and the decision's inputs).  The main thread
+ * counts the results afterwards, in the search's own order.
  */
 #define EPOOL_MAX 64
 
@@ -713,7 +711,7 @@ typedef struct eitem {
 	const react_pattern_t *base; /* the beam's pattern the candidate's swap applies to */
 	size_t bi, qi;       /* its beam pattern and place in that one's queue (depth_par) */
 	int skip;            /* a self-loop, no change or a rejected pattern: not counted */
-	uint64_t key;        /* memo_key(g) */
+	uint64_t key;        /* memo_key of the candidate */
 	int compute;         /* 1: not in the memo: checked and estimated */
 	int ok;              /* results: passes the check */
 	double s, rank;
@@ -816,7 +814,7 @@ static void *epool_main(void *arg)
 	return NULL;
 }
 
-/* Checks and estimates the window's items marked compute, on every worker. */
+/* Every item of the window through eitem_eval, on every worker. */
 static void epool_run(epool_t *p)
 {
 	atomic_store(&p->next, 0);
@@ -928,6 +926,7 @@ static react_status_t epool_reserve(epool_t *p, size_t n)
 	return REACT_OK;
 }
 
+/* cd into the `keep` best so far, top[0 .. *ntop), ascending rank */
 static void top_insert(scored_t *top, size_t keep, size_t *ntop, const cand_t *cd, double sc,
                        double rk)
 {
@@ -1032,18 +1031,7 @@ static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double 
 		if (log && (st = log_cand(b->out, b->logcap, &cd->xf, cur > 0 ? 1.0 - sc / cur : 0.0, 0)) !=
 		           REACT_OK)
 			goto fail;
-		/* insert into the sorted top list */
-		if (*ntop < keep || rk < top[*ntop - 1].rank) {
-			size_t k = *ntop < keep ? (*ntop)++ : keep - 1;
-			while (k > 0 && top[k - 1].rank > rk) {
-				top[k] = top[k - 1];
-				k--;
-			}
-			top[k].xf = cd->xf;
-			top[k].vi = cd->vi;
-			top[k].s = sc;
-			top[k].rank = rk;
-		}
+		top_insert(top, keep, ntop, cd, sc, rk);
 	}
 fail:
 	free(stab);
