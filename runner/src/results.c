@@ -123,12 +123,15 @@ static uint64_t config_fp(const react_config_t *cfg, int with_params)
 		}
 		if (!with_params)
 			continue;
-		/* every parameter of the controller's table, by name and value */
+		/* every parameter of the controller's table, by name and value,
+		 * but search_threads: how many threads search, not what they
+		 * find (a sweep resumed with another number is the same sweep) */
 		for (size_t i = 0; i < react_params_count(); i++) {
 			const char *name;
 			char v[64];
 			react_params_describe(i, &name, NULL, NULL, NULL, NULL);
-			if (react_params_get(p, name, v, sizeof v) == REACT_OK) {
+			if (strcmp(name, "search_threads") &&
+			    react_params_get(p, name, v, sizeof v) == REACT_OK) {
 				fnv_str(&f, name);
 				fnv_str(&f, v);
 			}

@@ -81,6 +81,14 @@ Test(e2e, sweep_resume_redoes_only_missing_runs)
 	sh("mkdir -p '%s/runs/.tmp-c0001.999' && rm -rf '%s/runs/c0001'", d, d);
 	cr_assert_eq(react("sweep", REG, "-o", d, "--no-plot", NULL), 0, "%s", slurp(g_err));
 	assert_contains(g_out, "1 run now, 3 already done");
+	/* the search's threads change no result: the runs stand, and runs.csv
+	 * is the same file */
+	cr_assert_eq(react("sweep", REG, "-o", d, "--no-plot", "--set", "params.search_threads=2", NULL),
+	             0, "%s", slurp(g_err));
+	assert_contains(g_out, "0 run now, 4 already done");
+	snprintf(a, sizeof a, "%s/runs1.csv", w);
+	snprintf(b, sizeof b, "%s/runs.csv", d);
+	assert_same_file(a, b);
 	/* a changed scenario (different epochs) is not mistaken for a finished one */
 	cr_assert_eq(react("sweep", REG, "-o", d, "--no-plot", "--set", "jobs.tree.epochs=30", NULL), 0,
 	             "%s", slurp(g_err));
