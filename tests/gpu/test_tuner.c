@@ -73,6 +73,15 @@ static void run_job(int react_on, outcome_t *o)
 		react_rt_tuner_stats_t s;
 		react_rt_tuner_stats(tu, &s);
 		o->decisions = s.decisions;
+		/* the lag: every epoch the job's last pattern needed was observed,
+		 * and the job never ran more than D epochs past one whose decision
+		 * was not known yet (pattern_for waits) */
+		cr_assert_geq(s.observed, E - 1 - prm.apply_delay);
+		cr_assert_leq(s.observed, E);
+		cr_assert_leq(s.lag_epochs_max, prm.apply_delay);
+		cr_assert_gt(s.lag_max_s, 0.0);
+		cr_assert_leq(s.lag_sum_s, (double)s.observed * s.lag_max_s * (1 + 1e-12));
+		cr_assert_gt(s.epoch_wall_s, 0.0);
 		react_rt_tuner_destroy(tu);
 	}
 	react_pattern_destroy(p0);
