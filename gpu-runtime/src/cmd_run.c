@@ -167,7 +167,7 @@ static int load_scenario(const char *path, size_t index, scen_t *s, char *err, s
 	/* the search's time is the job's wait once it passes D epochs: half
 	 * the machine's cores (at most 8) unless the scenario gives a number
 	 * (the decisions do not depend on it) */
-	if (s->params.search_threads == def.search_threads) {
+	if (s->params.search_threads == 0) {
 		long nc = sysconf(_SC_NPROCESSORS_ONLN);
 		s->params.search_threads = nc >= 4 ? (int)(nc / 2 < 8 ? nc / 2 : 8) : 1;
 	}

@@ -104,7 +104,8 @@ typedef struct react_params {
 	                      * the batch's other epochs (0: off; paper 0) */
 	double early_confidence; /* the one-sided confidence of that look */
 	int search_threads;  /* threads that check and estimate the beam search's candidates
-	                      * (1); the decisions do not depend on it */
+	                      * (0: one, or the program's choice: react-gpu run half the
+	                      * cores); the decisions do not depend on it */
 	double ring_steady;  /* estimator auto: a ring's search uses the fluid estimate and
 	                      * the one-partner history when at least this share of its
 	                      * congested flows are steadily congested, overlap otherwise

@@ -80,12 +80,12 @@ static const pdesc_t params_table[] = {
 	{"apply_delay", "D", "epochs", P_INT, OFF(apply_delay), 0, 0, 1000000,
 	 "epochs between a decision and the first epoch that uses it", NULL},
 	{"seed", "-", "-", P_U64, OFF(seed), 1, 0, 0, "seed of every random choice", NULL},
-	/* 1: a sweep runs its configurations on its own threads (-j); the
-	 * GPU tuner takes more (react-gpu run), since its search's time is
-	 * the job's wait (docs/gpu.md) */
-	{"search_threads", "-", "threads", P_INT, OFF(search_threads), 1, 1, 64,
-	 "threads that check and estimate the beam search's candidates (selection best); the "
-	 "decisions are the same whatever the number",
+	/* 0: one thread, or the program's own choice: a sweep runs its
+	 * configurations on its own threads (-j); react-gpu run takes half
+	 * the cores, since its search's time is the job's wait (docs/gpu.md) */
+	{"search_threads", "-", "threads", P_INT, OFF(search_threads), 0, 0, 64,
+	 "threads that check and estimate the beam search's candidates (selection best; 0: one, "
+	 "or react-gpu run's half of the cores); the decisions are the same whatever the number",
 	 NULL},
 	/* 256: the precomputation takes ~7 s at 256 ranks and ~50 s at 512 on a
 	 * tree (results/bench/controller.txt); above, no position swaps */
