@@ -742,38 +742,55 @@ typedef struct epool {
 	const memo_t *memo;              /* read only while the workers run */
 } epool_t;
 
-static void eitem_eval(const epool_t *p, eworker_t *w, eitem_t *it)
+/* Candidate it->cd applied to it->base in *g: whether it counts at all
+ * (skip: a self-loop, no change, a rejected pattern), its memo key and,
+ * when the memo does not hold it yet (compute), its check and its estimate
+ * (est on ectx; pt: the pattern estimate's state for the tie-break, or
+ * NULL).  The one reading of a candidate, alone and on the workers. */
+static void cand_eval(const react_decide_in_t *in, const memo_t *memo, react_checker_t *ck,
+                      react_estimate_fn est, void *ectx, const patest_t *pt, react_pattern_t **g,
+                      eitem_t *it)
 {
 	react_status_t cst;
 	double sc = 0.0;
 	it->skip = 0;
 	it->compute = 0;
-	if ((it->st = copy_into(&w->g, it->base)) != REACT_OK)
+	if ((it->st = copy_into(g, it->base)) != REACT_OK)
 		return;
-	it->st = react_xform_apply(w->g, &it->cd->xf);
-	if (it->st == REACT_EINVAL || (it->st == REACT_OK && (react_pattern_equal(w->g, it->base) ||
-	                                                      rejected(p->in, w->g)))) {
+	it->st = react_xform_apply(*g, &it->cd->xf);
+	if (it->st == REACT_EINVAL ||
+	    (it->st == REACT_OK && (react_pattern_equal(*g, it->base) || rejected(in, *g)))) {
 		it->st = REACT_OK; /* EINVAL: would make a self-loop */
 		it->skip = 1;
 		return;
 	}
 	if (it->st != REACT_OK)
 		return;
-	it->key = memo_key(w->g);
-	if (memo_find(p->memo, it->key))
+	it->key = memo_key(*g);
+	if (memo_find(memo, it->key))
 		return;
 	it->compute = 1;
-	cst = react_checker_run(w->ck, w->g, NULL);
+	cst = react_checker_run(ck, *g, NULL);
 	if (cst != REACT_OK && cst != REACT_ESEMANTIC) {
 		it->st = cst;
 		return;
 	}
-	if (cst == REACT_OK && (it->st = pattern_estimate(&w->pt, w->g, &sc)) != REACT_OK)
+	if (cst == REACT_OK && (it->st = est(ectx, *g, &sc)) != REACT_OK)
 		return;
 	it->ok = cst == REACT_OK;
 	it->s = sc;
-	/* as eval_level alone: the tie-break on the mean finish time */
-	it->rank = it->ok ? sc + 0.01 * w->pt.aux : 0.0;
+	/* a swap that shortens one of two parallel slow paths leaves the
+	 * makespan as it was but brings the next swap closer: the beam ranks
+	 * such a swap above one that changes nothing (the mean finish time) */
+	it->rank = it->ok ? sc + (pt ? 0.01 * pt->aux : 0.0) : 0.0;
+}
+
+/* A computed candidate's results into the memo (once per key) */
+static react_status_t cand_memo(memo_t *memo, const eitem_t *it)
+{
+	if (it->st != REACT_OK || !it->compute || memo_find(memo, it->key))
+		return REACT_OK;
+	return memo_put(memo, it->key, (memo_ent_t){it->ok, it->s, it->rank});
 }
 
 static void epool_drain(epool_t *p, eworker_t *w)
@@ -782,7 +799,7 @@ static void epool_drain(epool_t *p, eworker_t *w)
 		size_t i = atomic_fetch_add(&p->next, 1);
 		if (i >= p->nitems)
 			return;
-		eitem_eval(p, w, &p->items[i]);
+		cand_eval(p->in, p->memo, w->ck, pattern_estimate, &w->pt, &w->pt, &w->g, &p->items[i]);
 	}
 }
 
@@ -943,6 +960,79 @@ static void top_insert(scored_t *top, size_t keep, size_t *ntop, const cand_t *c
 	}
 }
 
+/* cd (its swap read by cand_eval: skip, key) counted after the ones
+ * before it, as the search alone counts: a pattern that passes the check
+ * uses one of the work bound's evaluations, is logged at the first depth
+ * and goes into the `keep` best; *counted 1 when it did */
+static react_status_t cand_count(bsearch_t *b, const cand_t *cd, int skip, uint64_t key,
+                                 double cur, int log, scored_t *top, size_t keep, size_t *ntop,
+                                 int *counted)
+{
+	const memo_ent_t *me = skip ? NULL : memo_find(&b->memo, key);
+	react_status_t st;
+	*counted = 0;
+	if (!me || !me->semantic_ok)
+		return REACT_OK;
+	b->evals_left--;
+	*counted = 1;
+	if (log && (st = log_cand(b->out, b->logcap, &cd->xf, cur > 0 ? 1.0 - me->s / cur : 0.0, 0)) !=
+	           REACT_OK)
+		return st;
+	top_insert(top, keep, ntop, cd, me->s, me->rank);
+	return REACT_OK;
+}
+
+/* 1 when cd is for the search: neither rank excluded, and its swap not
+ * listed before in this level (a swap is listed at every vertex of its two
+ * ranks, a global or chunk-local one, and would be estimated once per
+ * listing, crowding out the rest of the level's budget: each is taken
+ * once, at its first, highest-priority, listing) */
+static int cand_listed(const genctx_t *gc, react_xform_t *stab, unsigned char *sused, size_t scap,
+                       const cand_t *cd)
+{
+	react_xform_t c;
+	if (gc->excluded[cd->xf.x] || gc->excluded[cd->xf.y])
+		return 0;
+	c = xf_canon(&cd->xf);
+	return !xf_seen(stab, sused, scap, &c);
+}
+
+/* The level's candidates on G in *b->gc->cands (*ncand of them), in
+ * priority order.  Past the work bound none is listed: the keys are drawn
+ * all the same, so the random stream does not depend on this shortcut. */
+static react_status_t level_cands(bsearch_t *b, const react_pattern_t *G, size_t *ncand)
+{
+	react_status_t st = REACT_OK;
+	*ncand = 0;
+	b->gc->keys_only = b->evals_left == 0;
+	for (size_t xi = 0; xi < b->nv && st == REACT_OK; xi++)
+		st = gen_cands(b->gc, G, &b->vs[xi], (int)xi, ncand);
+	b->gc->keys_only = 0;
+	if (st == REACT_OK && b->evals_left > 0)
+		qsort(*b->gc->cands, *ncand, sizeof **b->gc->cands, cand_cmp_all);
+	return st;
+}
+
+/* An empty swap table (cand_listed) for ncand candidates, grown as needed */
+static react_status_t swap_table(size_t ncand, react_xform_t **stab, unsigned char **sused,
+                                 size_t *scap)
+{
+	size_t cap = 16;
+	while (cap < 2 * ncand)
+		cap <<= 1;
+	if (cap > *scap) {
+		free(*stab);
+		free(*sused);
+		*stab = malloc(cap * sizeof **stab);
+		*sused = malloc(cap);
+		*scap = *stab && *sused ? cap : 0;
+		if (!*scap)
+			return REACT_ENOMEM;
+	}
+	memset(*sused, 0, *scap);
+	return REACT_OK;
+}
+
 /* Evaluate up to LEVEL_EVALS candidates on G; keep the `keep` best
  * (ascending estimate) in top[]; *ntop how many.  log: 1 to log them. */
 static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double cur, int log,
@@ -954,84 +1044,22 @@ static react_status_t eval_level(bsearch_t *b, const react_pattern_t *G, double 
 	react_xform_t *stab = NULL;
 	unsigned char *sused = NULL;
 	*ntop = 0;
-	/* past the work bound nothing is evaluated: the keys are drawn all
-	 * the same, so the random stream does not depend on this shortcut */
-	b->gc->keys_only = b->evals_left == 0;
-	for (size_t xi = 0; xi < b->nv; xi++)
-		if ((st = gen_cands(b->gc, G, &b->vs[xi], (int)xi, &ncand)) != REACT_OK)
-			return st;
-	b->gc->keys_only = 0;
-	if (b->evals_left == 0)
-		return REACT_OK;
-	qsort(*b->gc->cands, ncand, sizeof **b->gc->cands, cand_cmp_all);
-	/* a swap is listed at every vertex of its two ranks (a global or
-	 * chunk-local one) and would be estimated once per listing, crowding
-	 * out the rest of the level's budget: each is taken once, at its
-	 * first (highest-priority) listing */
-	scap = 16;
-	while (scap < 2 * ncand)
-		scap <<= 1;
-	stab = malloc(scap * sizeof *stab);
-	sused = calloc(scap, 1);
-	if (!stab || !sused) {
-		st = REACT_ENOMEM;
+	if ((st = level_cands(b, G, &ncand)) != REACT_OK || b->evals_left == 0)
+		return st;
+	if ((st = swap_table(ncand, &stab, &sused, &scap)) != REACT_OK)
 		goto fail;
-	}
 	for (size_t i = 0; i < ncand && evals < LEVEL_EVALS(b->gc->in->trials) && b->evals_left > 0;
 	     i++) {
-		const cand_t *cd = &(*b->gc->cands)[i];
-		double sc, rk;
-		react_status_t cst;
-		if (b->gc->excluded[cd->xf.x] || b->gc->excluded[cd->xf.y])
+		eitem_t it = {.cd = &(*b->gc->cands)[i], .base = G};
+		int counted;
+		if (!cand_listed(b->gc, stab, sused, scap, it.cd))
 			continue;
-		{
-			react_xform_t c = xf_canon(&cd->xf);
-			if (xf_seen(stab, sused, scap, &c))
-				continue;
-		}
-		if ((st = copy_into(&Gp, G)) != REACT_OK)
+		cand_eval(b->gc->in, &b->memo, b->ck, b->est, b->ectx, b->pt, &Gp, &it);
+		if ((st = it.st) != REACT_OK || (st = cand_memo(&b->memo, &it)) != REACT_OK ||
+		    (st = cand_count(b, it.cd, it.skip, it.key, cur, log, top, keep, ntop, &counted)) !=
+		        REACT_OK)
 			goto fail;
-		st = react_xform_apply(Gp, &cd->xf);
-		if (st == REACT_EINVAL) {
-			st = REACT_OK;
-			continue; /* would make a self-loop */
-		}
-		if (st != REACT_OK)
-			goto fail;
-		if (react_pattern_equal(Gp, G) || rejected(b->gc->in, Gp))
-			continue;
-		{
-			uint64_t key = memo_key(Gp);
-			const memo_ent_t *me = memo_find(&b->memo, key);
-			if (me) {
-				if (!me->semantic_ok)
-					continue;
-				sc = me->s;
-				rk = me->rank;
-			} else {
-				cst = react_checker_run(b->ck, Gp, NULL);
-				if (cst != REACT_OK && cst != REACT_ESEMANTIC) { st = cst; goto fail; }
-				sc = 0.0;
-				if (cst == REACT_OK && (st = b->est(b->ectx, Gp, &sc)) != REACT_OK)
-					goto fail;
-				/* a swap that shortens one of two parallel slow paths
-				 * leaves the makespan as it was but brings the next swap
-				 * closer: the beam ranks such a swap above one that
-				 * changes nothing */
-				rk = cst == REACT_OK ? sc + (b->pt ? 0.01 * b->pt->aux : 0.0) : 0.0;
-				if ((st = memo_put(&b->memo, key, (memo_ent_t){cst == REACT_OK, sc, rk})) !=
-				    REACT_OK)
-					goto fail;
-				if (cst == REACT_ESEMANTIC)
-					continue; /* not a semantically viable swap */
-			}
-		}
-		evals++;
-		b->evals_left--;
-		if (log && (st = log_cand(b->out, b->logcap, &cd->xf, cur > 0 ? 1.0 - sc / cur : 0.0, 0)) !=
-		           REACT_OK)
-			goto fail;
-		top_insert(top, keep, ntop, cd, sc, rk);
+		evals += (size_t)counted;
 	}
 fail:
 	free(stab);
@@ -1314,14 +1342,11 @@ static react_status_t dbeam_gen(bsearch_t *b, const react_pattern_t *G, const bs
 	size_t ncand = 0;
 	if ((st = replay(G, beam, &d->P)) != REACT_OK)
 		return st;
-	b->gc->keys_only = b->evals_left == 0;
-	for (size_t xi = 0; xi < b->nv; xi++)
-		if ((st = gen_cands(b->gc, d->P, &b->vs[xi], (int)xi, &ncand)) != REACT_OK)
-			return st;
+	d->done = b->evals_left == 0;
+	if ((st = level_cands(b, d->P, &ncand)) != REACT_OK)
+		return st;
 	d->ncand = d->cur = d->nq = d->acc = d->evals = d->ntop = 0;
-	d->done = b->gc->keys_only;
 	d->gen = 1;
-	b->gc->keys_only = 0;
 	if (d->done)
 		return REACT_OK;
 	if (ncand > d->cap) {
@@ -1334,23 +1359,7 @@ static react_status_t dbeam_gen(bsearch_t *b, const react_pattern_t *G, const bs
 	if (ncand)
 		memcpy(d->cands, *b->gc->cands, ncand * sizeof *d->cands);
 	d->ncand = ncand;
-	qsort(d->cands, ncand, sizeof *d->cands, cand_cmp_all);
-	{
-		size_t scap = 16;
-		while (scap < 2 * ncand)
-			scap <<= 1;
-		if (scap > d->scap) {
-			free(d->stab);
-			free(d->sused);
-			d->stab = malloc(scap * sizeof *d->stab);
-			d->sused = malloc(scap);
-			d->scap = d->stab && d->sused ? scap : 0;
-			if (!d->scap)
-				return REACT_ENOMEM;
-		}
-		memset(d->sused, 0, d->scap);
-	}
-	return REACT_OK;
+	return swap_table(ncand, &d->stab, &d->sused, &d->scap);
 }
 
 static react_status_t depth_par(bsearch_t *b, const react_pattern_t *G, const bstate_t *beam,
@@ -1394,13 +1403,8 @@ static react_status_t depth_par(bsearch_t *b, const react_pattern_t *G, const bs
 			}
 			while (d->cur < d->ncand && want > 0) {
 				const cand_t *cd = &d->cands[d->cur++];
-				if (b->gc->excluded[cd->xf.x] || b->gc->excluded[cd->xf.y])
+				if (!cand_listed(b->gc, d->stab, d->sused, d->scap, cd))
 					continue;
-				{
-					react_xform_t c = xf_canon(&cd->xf);
-					if (xf_seen(d->stab, d->sused, d->scap, &c))
-						continue;
-				}
 				p->items[nw].cd = cd;
 				p->items[nw].base = d->P;
 				p->items[nw].bi = i;
@@ -1423,9 +1427,7 @@ static react_status_t depth_par(bsearch_t *b, const react_pattern_t *G, const bs
 				e->skip = it->skip;
 				e->key = it->key;
 				e->st = it->st;
-				if (it->st == REACT_OK && it->compute && !memo_find(&b->memo, it->key) &&
-				    (st = memo_put(&b->memo, it->key, (memo_ent_t){it->ok, it->s, it->rank})) !=
-				        REACT_OK)
+				if ((st = cand_memo(&b->memo, it)) != REACT_OK)
 					return st;
 			}
 		}
@@ -1436,20 +1438,13 @@ static react_status_t depth_par(bsearch_t *b, const react_pattern_t *G, const bs
 				break; /* the next window generates it */
 			while (d->acc < d->nq && d->evals < level && b->evals_left > 0) {
 				const qent_t *e = &d->q[d->acc++];
-				const memo_ent_t *me;
+				int counted;
 				if (e->st != REACT_OK)
 					return e->st;
-				if (e->skip)
-					continue;
-				me = memo_find(&b->memo, e->key);
-				if (!me->semantic_ok)
-					continue;
-				b->evals_left--;
-				d->evals++;
-				if (log && (st = log_cand(b->out, b->logcap, &e->cd->xf,
-				                          cur > 0 ? 1.0 - me->s / cur : 0.0, 0)) != REACT_OK)
+				if ((st = cand_count(b, e->cd, e->skip, e->key, cur, log, d->top, keep, &d->ntop,
+				                     &counted)) != REACT_OK)
 					return st;
-				top_insert(d->top, keep, &d->ntop, e->cd, me->s, me->rank);
+				d->evals += (size_t)counted;
 			}
 			if (b->evals_left == 0 || d->evals >= level ||
 			    (d->acc == d->nq && d->cur == d->ncand)) {
