@@ -459,6 +459,21 @@ static int make_out_dir(const char *dir)
 	return 0;
 }
 
+/* An integer option in [lo, hi]; -1 (the message printed) otherwise */
+static int int_opt(const char *opt, const char *what, const char *v, long long lo, long long hi,
+                   long long *out)
+{
+	char *end;
+	errno = 0;
+	long long x = strtoll(v, &end, 10);
+	if (*end || end == v || errno || x < lo || x > hi) {
+		fprintf(stderr, "react-gpu run: %s: expected %s%lld..%lld, got '%s'\n", opt, what, lo, hi, v);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
 int react_gpu_cmd_run(int argc, char **argv)
 {
 	const char *path = NULL, *out = NULL;
@@ -481,23 +496,11 @@ int react_gpu_cmd_run(int argc, char **argv)
 				return 2;
 			}
 		} else if (!strcmp(argv[i], "--apply-delay") && i + 1 < argc) {
-			char *end;
-			errno = 0;
-			delay = strtoll(argv[++i], &end, 10);
-			if (*end || end == argv[i] || errno || delay < 0 || delay > 1000000) {
-				fprintf(stderr, "react-gpu run: --apply-delay: expected epochs 0..1000000, got "
-				        "'%s'\n", argv[i]);
+			if (int_opt("--apply-delay", "epochs ", argv[++i], 0, 1000000, &delay))
 				return 2;
-			}
 		} else if (!strcmp(argv[i], "--search-threads") && i + 1 < argc) {
-			char *end;
-			errno = 0;
-			threads = strtoll(argv[++i], &end, 10);
-			if (*end || end == argv[i] || errno || threads < 1 || threads > 64) {
-				fprintf(stderr, "react-gpu run: --search-threads: expected 1..64, got '%s'\n",
-				        argv[i]);
+			if (int_opt("--search-threads", "", argv[++i], 1, 64, &threads))
 				return 2;
-			}
 		} else if (argv[i][0] != '-' && !path)
 			path = argv[i];
 		else {
