@@ -587,21 +587,24 @@ Test(loop, every_emitted_pattern_passes_the_check, .timeout = 120 * REACT_TEST_T
 	gsl_rng_free(r);
 }
 
+/* The generated patterns the random-run tests draw from: tree, ring and
+ * rhd AllReduce, recursive-doubling AllGather */
+static const struct { react_collective_t c; react_algorithm_t a; } rand_gens[] = {
+	{REACT_COLL_ALLREDUCE, REACT_ALGO_TREE}, {REACT_COLL_ALLREDUCE, REACT_ALGO_RING},
+	{REACT_COLL_ALLGATHER, REACT_ALGO_RECDBL}, {REACT_COLL_ALLREDUCE, REACT_ALGO_RHD}};
+
 /* search_threads checks and estimates the beam's candidates on several
  * threads: two controllers, 1 and 3 threads, fed the same FCTs must run the
  * same patterns and write the same log, byte for byte, on every estimator
  * the threads serve (overlap, pattern, fluid, auto) */
 Test(loop, search_threads_give_the_same_decisions, .timeout = 120 * REACT_TEST_TIME_SCALE)
 {
-	static const struct { react_collective_t c; react_algorithm_t a; } gens[] = {
-		{REACT_COLL_ALLREDUCE, REACT_ALGO_TREE}, {REACT_COLL_ALLREDUCE, REACT_ALGO_RING},
-		{REACT_COLL_ALLGATHER, REACT_ALGO_RECDBL}, {REACT_COLL_ALLREDUCE, REACT_ALGO_RHD}};
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	long searched = 0, changes = 0;
 	gsl_rng_set(r, 777);
 	for (int it = 0; it < 40; it++) {
 		int gi = it % 4;
-		int32_t N = gens[gi].a == REACT_ALGO_TREE || gens[gi].a == REACT_ALGO_RING
+		int32_t N = rand_gens[gi].a == REACT_ALGO_TREE || rand_gens[gi].a == REACT_ALGO_RING
 		                ? 4 + (int32_t)gsl_rng_uniform_int(r, 13)
 		                : 1 << (2 + gsl_rng_uniform_int(r, 3));
 		react_pattern_t *g;
@@ -610,7 +613,7 @@ Test(loop, search_threads_give_the_same_decisions, .timeout = 120 * REACT_TEST_T
 		size_t len[2] = {0, 0};
 		FILE *log[2];
 		double *fct;
-		cr_assert_eq(react_pattern_generate(gens[gi].c, gens[gi].a, N, 1 << 20, &g), REACT_OK);
+		cr_assert_eq(react_pattern_generate(rand_gens[gi].c, rand_gens[gi].a, N, 1 << 20, &g), REACT_OK);
 		for (int k = 0; k < 2; k++) {
 			react_params_t prm;
 			react_params_default(&prm);
@@ -1083,9 +1086,6 @@ Test(loop, a_try_of_the_jobs_own_pattern_clearly_slower_is_reverted_early)
  * them, and the rule fires in enough of the runs to say so. */
 Test(loop, returns_to_the_jobs_own_pattern_pass_the_check, .timeout = 120 * REACT_TEST_TIME_SCALE)
 {
-	static const struct { react_collective_t c; react_algorithm_t a; } gens[] = {
-		{REACT_COLL_ALLREDUCE, REACT_ALGO_TREE}, {REACT_COLL_ALLREDUCE, REACT_ALGO_RING},
-		{REACT_COLL_ALLGATHER, REACT_ALGO_RECDBL}, {REACT_COLL_ALLREDUCE, REACT_ALGO_RHD}};
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	int tries = 0, runs = 0;
 	gsl_rng_set(r, 777);
@@ -1101,7 +1101,7 @@ Test(loop, returns_to_the_jobs_own_pattern_pass_the_check, .timeout = 120 * REAC
 		char *log = NULL;
 		size_t len = 0;
 		FILE *lf = open_memstream(&log, &len);
-		cr_assert_eq(react_pattern_generate(gens[gi].c, gens[gi].a, N, 2000000, &g), REACT_OK);
+		cr_assert_eq(react_pattern_generate(rand_gens[gi].c, rand_gens[gi].a, N, 2000000, &g), REACT_OK);
 		loop_params(&prm);
 		prm.seed = (uint64_t)it;
 		n0.N = N;
