@@ -150,7 +150,6 @@ struct react_ctl {
 	int free_left;                   /* explore_free: free failures left until a shift */
 	int bar_rounds;                  /* the failed rounds the last escalated bar counted */
 	int bar_fruitless;               /* and the fruitless searches it counted (fruitless > 0) */
-	char bar_msg[48];
 	int test_explores;               /* G1 runs flows on pairs the history never measured,
 	                                  * and was searched under steady congestion */
 	int test_steady;                 /* G1 was searched while some flow was steadily
@@ -347,14 +346,19 @@ static void set_base(react_ctl_t *c, const react_pattern_t *p)
 	c->fruitless = 0;
 }
 
-/* the escalated bar's fruitless searches, for the log ("" when none) */
-static const char *bar_why(react_ctl_t *c)
+/* "the best estimated gain is below BAR (epsilon escalated after ...)",
+ * the log's reason when the escalated bar dropped the search's pattern,
+ * appended to why */
+static void bar_why(const react_ctl_t *c, double bar, char *why, size_t n)
 {
-	if (c->bar_fruitless <= 0)
-		return "";
-	snprintf(c->bar_msg, sizeof c->bar_msg, " and %d fruitless search%s", c->bar_fruitless,
-	         c->bar_fruitless > 1 ? "es" : "");
-	return c->bar_msg;
+	char more[48] = "";
+	size_t at = strlen(why);
+	if (c->bar_fruitless > 0)
+		snprintf(more, sizeof more, " and %d fruitless search%s", c->bar_fruitless,
+		         c->bar_fruitless > 1 ? "es" : "");
+	snprintf(why + at, n - at,
+	         "the best estimated gain is below %.4g (epsilon escalated after %d failed rounds%s)",
+	         bar, c->bar_rounds, more);
 }
 
 typedef struct judged {
@@ -960,11 +964,10 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			if ((st = react_detect(ran, c->bfct, B, c->p.delta1, c->p.delta2, c->cong, &ncong)) !=
 			    REACT_OK)
 				goto fail;
-			if (!dout.g1 && escalated > 0)
-				snprintf(why + strlen(why), sizeof why - strlen(why),
-				         "; from the base, the best estimated gain is below %.4g (epsilon "
-				         "escalated after %d failed rounds%s)", escalated, c->bar_rounds,
-				         bar_why(c));
+			if (!dout.g1 && escalated > 0) {
+				snprintf(why + strlen(why), sizeof why - strlen(why), "; from the base, ");
+				bar_why(c, escalated, why, sizeof why);
+			}
 			if (dout.g1) {
 				sched = dout.g1;
 				reverted = 0;
@@ -1070,11 +1073,10 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 					snprintf(why, sizeof why, "%s", msg);
 				action = "change";
 			} else if (!kept) {
-				if (escalated > 0)
-					snprintf(why, sizeof why,
-					         "the best estimated gain is below %.4g (epsilon escalated after %d "
-					         "failed rounds%s)", escalated, c->bar_rounds, bar_why(c));
-				else
+				if (escalated > 0) {
+					why[0] = '\0';
+					bar_why(c, escalated, why, sizeof why);
+				} else
 					snprintf(why, sizeof why, "%s",
 					         dout.nvertices ? "no transform passed the estimate"
 					                        : "no congested vertex on a critical path");
