@@ -1288,3 +1288,39 @@ Test(loop, a_lucky_batch_inside_the_samples_range_is_no_shift)
 	cr_assert_geq(lucky_batch_shifts(REACT_SHIFT_TEST_MEAN, 1), 1, "mean: the lucky batch is a shift");
 	cr_assert_eq(lucky_batch_shifts(REACT_SHIFT_TEST_RANGE, 1), 0, "range: inside the sample's spread");
 }
+
+/* escalation_delay: a failed try runs its early look (3 epochs) and then
+ * the apply delay D before its revert applies, so at D = 5 each failed
+ * round weighs (3 + 5) / 3 in the escalated bar.  In the ring whose every
+ * flow into rank 1 is slow (nothing helps, every change is reverted) the
+ * bar after one failed round is 0.03 (1 + 2 x 2.667) = 0.19 instead of
+ * 0.09, the log says why, and fewer changes are tried; at D = 0 the
+ * factor is 1 and the log is the same byte for byte. */
+static char *delay_log(int D, double escalation_delay, int *nrev, int *nchg)
+{
+	react_params_t prm;
+	loop_params(&prm);
+	prm.apply_delay = D;
+	prm.escalation_delay = escalation_delay;
+	return slow_rank1_ring_log(&prm, 300, nrev, nchg);
+}
+
+Test(loop, the_apply_delay_weighs_each_failed_round)
+{
+	int r1, c1, r0, c0, z1, y1, z0, y0;
+	char *on = delay_log(5, 1.0, &r1, &c1), *off = delay_log(5, 0.0, &r0, &c0);
+	char *d0on = delay_log(0, 1.0, &z1, &y1), *d0off = delay_log(0, 0.0, &z0, &y0);
+	cr_assert_not_null(strstr(on, "the best estimated gain is below 0.19 (epsilon escalated after 1 "
+	                              "failed rounds, the rounds x 2.67 for D = 5)"),
+	                   "%s", on);
+	cr_assert_null(strstr(off, "for D ="), "%s", off);
+	cr_assert_lt(c1, c0, "changes at D = 5: %d weighing the delay, %d without", c1, c0);
+	cr_assert_eq(c1, 2 * r1, "every change reverted (%d, %d)", c1, r1);
+	cr_assert_str_eq(d0on, d0off, "at D = 0 the weight changes nothing");
+	cr_assert_null(strstr(d0on, "for D ="));
+	cr_assert_eq(y1, y0);
+	free(on);
+	free(off);
+	free(d0on);
+	free(d0off);
+}

@@ -69,6 +69,11 @@ typedef struct react_params {
 	double escalation;   /* each failed round since the last kept change raises the
 	                      * estimated gain a change needs to epsilon (1 + escalation
 	                      * x failed rounds) (2; paper 0) */
+	double escalation_delay; /* each failed round raises that bar by escalation x (1 +
+	                      * this x D / L), L the epochs a test runs before its first
+	                      * look (early_revert, else B): a failed try runs L + D
+	                      * epochs, not L (1; moot at D = 0 and under the paper
+	                      * profile's escalation 0) */
 	double fruitless;    /* each search from the base that found nothing counts as this
 	                      * many failed rounds in that bar, until the base changes
 	                      * (0: none; docs/controller.md, "A search that finds

@@ -346,16 +346,31 @@ static void set_base(react_ctl_t *c, const react_pattern_t *p)
 	c->fruitless = 0;
 }
 
+/* escalation_delay: a failed try runs L epochs before its first look
+ * (early_revert, else the batch) and D more before its revert applies;
+ * each failed round weighs (L + D) / L at escalation_delay 1 */
+static double delay_factor(const react_ctl_t *c)
+{
+	int L = c->p.early_revert > 0 && c->p.early_revert < c->p.batch_epochs ? c->p.early_revert
+	                                                                       : c->p.batch_epochs;
+	return 1.0 + c->p.escalation_delay * c->p.apply_delay / L;
+}
+
 /* "the best estimated gain is below BAR (epsilon escalated after ...)",
  * the log's reason when the escalated bar dropped the search's pattern,
  * appended to why */
 static void bar_why(const react_ctl_t *c, double bar, char *why, size_t n)
 {
-	char more[48] = "";
+	char more[96] = "";
 	size_t at = strlen(why);
 	if (c->bar_fruitless > 0)
 		snprintf(more, sizeof more, " and %d fruitless search%s", c->bar_fruitless,
 		         c->bar_fruitless > 1 ? "es" : "");
+	if (delay_factor(c) > 1.0) {
+		size_t k = strlen(more);
+		snprintf(more + k, sizeof more - k, ", the rounds x %.3g for D = %d", delay_factor(c),
+		         c->p.apply_delay);
+	}
 	snprintf(why + at, n - at,
 	         "the best estimated gain is below %.4g (epsilon escalated after %d failed rounds%s)",
 	         bar, c->bar_rounds, more);
@@ -761,7 +776,7 @@ static react_status_t search(react_ctl_t *c, int forced, react_decide_out_t *dou
 	double rounds = counted + c->p.fruitless * c->fruitless;
 	c->free_next = 0;
 	if (dout->g1 && rounds > 0) {
-		double bar = c->p.epsilon * (1.0 + c->p.escalation * rounds);
+		double bar = c->p.epsilon * (1.0 + c->p.escalation * delay_factor(c) * rounds);
 		if (dout->est_gain < bar) {
 			*escalated = bar;
 			c->bar_rounds = counted;

@@ -153,6 +153,18 @@ static const pdesc_t params_table[] = {
 	{"escalation", "-", "fraction", P_DOUBLE, OFF(escalation), 2.0, 0.0, 1e6,
 	 "each failed round since the last kept change raises the estimated gain a change needs: "
 	 "epsilon x (1 + escalation x failed rounds)", NULL},
+	/* 1: at D = 5 (the GPU tuner) the decision benchmark's epochs on
+	 * patterns later reverted fall on the sets where tries fail often
+	 * (in sample fig6 30.0 -> 14.8 %, fig8-allreduce 37.9 -> 22.1 %, fig8
+	 * 11.9 -> 9.0 %, fig5b at p = 0 18.1 -> 6.7 %; held out and validation
+	 * alike), the gains within their noise; 2: fig6 -2.1 points.  D = 0
+	 * is unchanged (docs/controller.md, "The apply delay's weight in the
+	 * escalated bar") */
+	{"escalation_delay", "-", "-", P_DOUBLE, OFF(escalation_delay), 1.0, 0.0, 1e6,
+	 "each failed round raises the bar by escalation x (1 + escalation_delay x D / L), L the "
+	 "epochs a test runs before its first look (early_revert, else batch_epochs): a failed "
+	 "try runs L + D epochs (0: D left out)",
+	 NULL},
 	/* 0: at 0.5 the loop settles on every set of the decision benchmark
 	 * (fig8's late changes 1.17 -> 0 per 100 epochs, fig6's reverted
 	 * epochs 11.2 -> 9.6 %) for 0.1-1.4 points of gain on most sets held
