@@ -1295,7 +1295,8 @@ Test(loop, a_lucky_batch_inside_the_samples_range_is_no_shift)
  * flow into rank 1 is slow (nothing helps, every change is reverted) the
  * bar after one failed round is 0.03 (1 + 2 x 2.667) = 0.19 instead of
  * 0.09, the log says why, and fewer changes are tried; at D = 0 the
- * factor is 1 and the log is the same byte for byte. */
+ * factor is 1: the bar escalates after two failed rounds as before, and
+ * the log is the same byte for byte. */
 static char *delay_log(int D, double escalation_delay, int *nrev, int *nchg)
 {
 	react_params_t prm;
@@ -1317,6 +1318,8 @@ Test(loop, the_apply_delay_weighs_each_failed_round)
 	cr_assert_lt(c1, c0, "changes at D = 5: %d weighing the delay, %d without", c1, c0);
 	cr_assert_eq(c1, 2 * r1, "every change reverted (%d, %d)", c1, r1);
 	cr_assert_str_eq(d0on, d0off, "at D = 0 the weight changes nothing");
+	cr_assert_not_null(strstr(d0on, "(epsilon escalated after 2 failed rounds)"),
+	                   "the bar was not escalated at D = 0: %s", d0on);
 	cr_assert_null(strstr(d0on, "for D ="));
 	cr_assert_eq(y1, y0);
 	free(on);
