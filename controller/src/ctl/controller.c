@@ -41,7 +41,10 @@
  * escalation: each failed round since the last kept change raises the
  * estimated gain a change needs, to epsilon (1 + escalation x failed
  * rounds): the estimate's marginal candidates are its least reliable, and
- * after failures they are no longer worth a batch.  With fruitless > 0
+ * after failures they are no longer worth a batch.  escalation_delay: a
+ * failed try runs L epochs before its first look (early_revert) and D
+ * more before its revert applies, so each failed round weighs
+ * 1 + escalation_delay x D / L (1 at D = 0).  With fruitless > 0
  * each search from the base that found nothing counts as that fraction
  * of a failed round too (0: not at all).
  * search_backoff (doubling): a search from a base that finds nothing is

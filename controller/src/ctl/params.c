@@ -156,12 +156,12 @@ static const pdesc_t params_table[] = {
 	/* 1: at D = 5 (the GPU tuner) the decision benchmark's epochs on
 	 * patterns later reverted fall on the sets where tries fail often
 	 * (in sample fig6 30.0 -> 14.8 %, fig8-allreduce 37.9 -> 22.1 %, fig8
-	 * 11.9 -> 9.0 %, fig5b at p = 0 18.1 -> 6.7 %; held out and validation
-	 * alike), the gains within their noise but at p = 0 (fig5b, 200
-	 * seeds: -1.42 points, reverted epochs 20.0 -> 10.4 %); 0.5 about half
-	 * of each; 2: fig6 -2.1 points.  D = 0
-	 * is unchanged (docs/controller.md, "The apply delay's weight in the
-	 * escalated bar") */
+	 * 11.9 -> 9.0 %; held out and validation alike), the gains within
+	 * their noise on every congested set; with no external flow (fig5b at
+	 * p = 0, 200 seeds) -1.42 points for reverted epochs 20.0 -> 10.4 %.
+	 * 0.5: about half of each; 2: fig6 -2.1 points.  D = 0 is unchanged
+	 * (docs/controller.md, "The apply delay's weight in the escalated
+	 * bar") */
 	{"escalation_delay", "-", "-", P_DOUBLE, OFF(escalation_delay), 1.0, 0.0, 1e6,
 	 "each failed round raises the bar by escalation x (1 + escalation_delay x D / L), L the "
 	 "epochs a test runs before its first look (early_revert, else batch_epochs): a failed "
