@@ -831,7 +831,7 @@ static void *epool_main(void *arg)
 	return NULL;
 }
 
-/* Every item of the window through eitem_eval, on every worker. */
+/* Every item of the window through cand_eval, on every worker. */
 static void epool_run(epool_t *p)
 {
 	atomic_store(&p->next, 0);
