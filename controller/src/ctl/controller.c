@@ -366,13 +366,13 @@ static void bar_why(const react_ctl_t *c, double bar, char *why, size_t n)
 {
 	char more[96] = "";
 	size_t at = strlen(why);
+	double f = delay_factor(c);
 	if (c->bar_fruitless > 0)
 		snprintf(more, sizeof more, " and %d fruitless search%s", c->bar_fruitless,
 		         c->bar_fruitless > 1 ? "es" : "");
-	if (delay_factor(c) > 1.0) {
+	if (f > 1.0) {
 		size_t k = strlen(more);
-		snprintf(more + k, sizeof more - k, ", the rounds x %.3g for D = %d", delay_factor(c),
-		         c->p.apply_delay);
+		snprintf(more + k, sizeof more - k, ", the rounds x %.3g for D = %d", f, c->p.apply_delay);
 	}
 	snprintf(why + at, n - at,
 	         "the best estimated gain is below %.4g (epsilon escalated after %d failed rounds%s)",
