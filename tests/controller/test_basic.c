@@ -90,7 +90,7 @@ Test(params, profiles_set_every_reading)
 	    {"estimator", "paper"}, {"keep_rule", "paper"}, {"selection", "first"},
 	    {"pruning", "degree"},  {"max_accepted", "4"},  {"escalation", "0"},
 	    {"explore_free", "0"},  {"keep_resets", "any"},
-	    {"epsilon", "0.050000000000000003"}, {"search_backoff", "off"}, {"shift", "0"},
+	    {"epsilon", "0.050000000000000003"}, {"search_backoff", "off"}, {"fruitless_stop", "0"}, {"shift", "0"},
 	    {"shift_history", "keep"}, {"shift_test", "mean"}, {"return_after", "0"},
 	    {"history_epochs", "60"},
 	    {"critical_slack", "0"}, {"undecided", "revert"}, {"early_revert", "0"},

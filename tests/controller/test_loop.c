@@ -704,6 +704,7 @@ static int late_changes(int settle, int32_t N, double noise)
 	if (!settle) {
 		cr_assert_eq(react_params_set(&prm, "escalation", "0", NULL, 0), REACT_OK);
 		cr_assert_eq(react_params_set(&prm, "search_backoff", "off", NULL, 0), REACT_OK);
+		cr_assert_eq(react_params_set(&prm, "fruitless_stop", "0", NULL, 0), REACT_OK);
 	}
 	cr_assert_eq(react_gen_ring_allreduce(N, 8 << 20, &g), REACT_OK);
 	n.N = N;
@@ -762,6 +763,72 @@ Test(loop, new_congestion_ends_the_backoff)
 	cr_assert_null(strstr(after, "no search: backoff"),
 	               "the batch after new congestion waited out the backoff");
 	cr_assert(strstr(after, "\"action\":\"change\""), "new congestion was not searched");
+	react_ctl_destroy(c);
+	free(buf);
+	free(n1.slow);
+	free(n2.slow);
+	react_pattern_destroy(g);
+}
+
+/* fruitless_stop: a search from the base runs at the start of a batch's
+ * line with a non-empty "candidates" list; count them from `from` on. */
+static int searches_after(const char *log, const char *from)
+{
+	int n = 0;
+	for (const char *l = from ? from : log; (l = strstr(l, "\"candidates\":[{")); l++)
+		n++;
+	return n;
+}
+
+/* The 8-rank ring whose every flow into rank 1 is slow (nothing helps):
+ * with fruitless_stop 2 the base is searched twice in vain and then not
+ * again (no forced round either); with 0 the doubling backoff searches it
+ * again and again.  On the 16-rank tree, congestion that nothing relieves
+ * stops the search the same way, and a rank slow from epoch 96 (new steady
+ * congestion) ends the stop: the batch after it searches. */
+Test(loop, a_base_searched_twice_in_vain_is_searched_again_only_for_new_congestion)
+{
+	react_params_t prm;
+	react_pattern_t *g;
+	net_t n1 = {0}, n2 = {0};
+	react_ctl_t *c;
+	int nrev, nchg, c0, c2, s0, s2;
+	char *on, *off, *buf = NULL;
+	const char *stop, *after;
+	size_t len = 0;
+	FILE *log;
+	loop_params(&prm);
+	cr_assert_eq(prm.fruitless_stop, 2, "the default");
+	on = slow_rank1_ring_log(&prm, 300, &nrev, &c2);
+	prm.fruitless_stop = 0;
+	off = slow_rank1_ring_log(&prm, 300, &nrev, &c0);
+	stop = strstr(on, "no search: 2 searches from this base found nothing "
+	                  "(fruitless_stop)");
+	cr_assert_not_null(stop, "%s", on);
+	s2 = searches_after(on, stop);
+	s0 = searches_after(off, NULL);
+	cr_assert_eq(s2, 0, "%d searches after the stop", s2);
+	cr_assert_null(strstr(on, "forced exploration"), "a forced round undid the stop");
+	cr_assert_geq(searches_after(on, NULL), 2);
+	cr_assert_gt(s0, searches_after(on, NULL) + 2, "fruitless_stop 0: %d searches", s0);
+	cr_assert_null(strstr(off, "fruitless_stop"));
+	cr_assert_leq(c2, c0, "changes: %d with the stop, %d without", c2, c0);
+	free(on);
+	free(off);
+
+	loop_params(&prm);
+	log = open_memstream(&buf, &len);
+	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &g), REACT_OK);
+	n1.N = n2.N = 16;
+	n1.slow = slow_into(16, 1, 3.0);
+	n2.slow = slow_into(16, 3, 2.0);
+	c = drive_nets(g, &prm, &n1, &n2, 96, 110, log, &nrev, &nchg, NULL);
+	fclose(log);
+	after = strstr(buf, "{\"epoch\":101,");
+	cr_assert_not_null(after, "no batch ended at epoch 101");
+	stop = strstr(buf, "(fruitless_stop)");
+	cr_assert(stop && stop < after, "the search had not stopped before the new congestion: %s", buf);
+	cr_assert(strstr(after, "\"action\":\"change\""), "new congestion was not searched: %s", after);
 	react_ctl_destroy(c);
 	free(buf);
 	free(n1.slow);
@@ -1137,6 +1204,8 @@ static char *free_log(int explore_free, int *nchg)
 	loop_params(&prm);
 	snprintf(v, sizeof v, "%d", explore_free);
 	cr_assert_eq(react_params_set(&prm, "explore_free", v, NULL, 0), REACT_OK);
+	/* the searches after the failures, not fruitless_stop's end of them */
+	prm.fruitless_stop = 0;
 	return slow_rank1_ring_log(&prm, 300, &nrev, nchg);
 }
 
@@ -1181,6 +1250,7 @@ static char *rank1_log(int keep_resets, int erratic, uint64_t salt, int *nchg)
 	loop_params(&prm);
 	prm.keep_resets = keep_resets;
 	prm.epsilon = 0.002;
+	prm.fruitless_stop = 0; /* the count of failed rounds alone settles the loop here */
 	cr_assert_eq(react_gen_ring_allreduce(8, 8 << 20, &g), REACT_OK);
 	n.N = 8;
 	n.noise = 0.1;
@@ -1303,6 +1373,7 @@ static char *delay_log(int D, double escalation_delay, int *nrev, int *nchg)
 	loop_params(&prm);
 	prm.apply_delay = D;
 	prm.escalation_delay = escalation_delay;
+	prm.fruitless_stop = 0; /* the bar's later searches, not fruitless_stop's end of them */
 	return slow_rank1_ring_log(&prm, 300, nrev, nchg);
 }
 

@@ -83,6 +83,10 @@ typedef struct react_params {
 	                      * flows on pairs the history never measured, searched under
 	                      * steady congestion (1; paper 0) */
 	int search_backoff;  /* REACT_BACKOFF_*: searches after a fruitless one */
+	int fruitless_stop;  /* after this many searches from one base found nothing, no
+	                      * search from it until the base changes, new steady
+	                      * congestion appears or the loop starts afresh (2; 0: off;
+	                      * paper 0) */
 	int keep_resets;     /* REACT_KEEP_RESETS_*: which kept changes restart the count
 	                      * of failed rounds (steady; paper any) */
 	int beam;            /* selection best: patterns kept per depth of the beam

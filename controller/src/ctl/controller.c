@@ -53,7 +53,9 @@
  * congested since the backoff began: new congestion is searched at once;
  * erratic flags come and go too often to count), so a job whose
  * congestion nothing relieves is not searched every batch, each time with
- * slightly different history.
+ * slightly different history.  fruitless_stop (2): once that many
+ * searches from a base found nothing, the wait lasts until one of those
+ * ends; the batches it holds back do not count toward a forced round.
  * K_t grows by trials_growth after every batch that ran a search.
  * Without detected congestion nothing is searched except by the forced
  * rule, so an uncongested job keeps its pattern.
@@ -84,6 +86,7 @@
  * without REACT), and its revert is not a failed round.  A new spell of R steady
  * batches allows the next try.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +101,11 @@
 #include "react/decide.h"
 #include "react/detect.h"
 #include "react/equiv.h"
+
+/* idle_wait of a base searched in vain fruitless_stop times: no search
+ * until the backoff's own ends (the base changes, new steady congestion,
+ * the loop afresh) */
+#define IDLE_STOPPED INT_MAX
 
 typedef struct seg {
 	int64_t apply;
@@ -1061,11 +1069,12 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 				goto fail;
 			if (!dout.g1 && !forced) {
 				c->fruitless++;
-				if (c->p.search_backoff == REACT_BACKOFF_DOUBLING) {
+				int stop = c->p.fruitless_stop > 0 && c->fruitless >= c->p.fruitless_stop;
+				if (c->p.search_backoff == REACT_BACKOFF_DOUBLING || stop) {
 					if (c->idle_wait == 0)
 						for (size_t f = 0; f < c->F; f++)
 							c->seen[f] = c->cong[f] != REACT_CONG_NONE;
-					c->idle_wait = c->idle_wait ? 2 * c->idle_wait : 1;
+					c->idle_wait = stop ? IDLE_STOPPED : c->idle_wait ? 2 * c->idle_wait : 1;
 					c->idle_left = c->idle_wait;
 				}
 			}
@@ -1100,8 +1109,16 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 					                        : "no congested vertex on a critical path");
 			}
 		} else {
-			c->quiet_rounds++;
-			if (ncong > 0 && !kept)
+			/* a batch held back by fruitless_stop is not one without
+			 * exploration: the search it holds back would search the
+			 * history twice found empty; a forced round there would undo it */
+			int stopped = waiting && c->idle_wait == IDLE_STOPPED;
+			if (!stopped)
+				c->quiet_rounds++;
+			if (ncong > 0 && !kept && stopped)
+				snprintf(why, sizeof why, "no search: %d searches from this base found nothing "
+				         "(fruitless_stop)", c->fruitless);
+			else if (ncong > 0 && !kept)
 				snprintf(why, sizeof why, "%s",
 				         waiting ? "no search: backoff after a fruitless one"
 				         : !c->exploring ? "exploration stopped (E_max)"

@@ -95,7 +95,7 @@ static const pdesc_t params_table[] = {
 	 * results/bench/decisions.txt); profile=paper restores the literal ones. */
 	{"profile", "-", "-", P_ENUM, OFF(profile), REACT_PROFILE_DEFAULT, 0, 1,
 	 "default | paper: sets estimator, keep_rule, selection, pruning, K_max, epsilon, "
-	 "escalation, explore_free, search_backoff, keep_resets, shift, shift_history, "
+	 "escalation, explore_free, search_backoff, fruitless_stop, keep_resets, shift, shift_history, "
 	 "shift_test, return_after, H, critical_slack, undecided, early_revert, role_moves at once",
 	 profile_names},
 	{"estimator", "-", "-", P_ENUM, OFF(estimator), REACT_EST_OVERLAP, 0, 4,
@@ -188,6 +188,14 @@ static const pdesc_t params_table[] = {
 	{"search_backoff", "-", "-", P_ENUM, OFF(search_backoff), REACT_BACKOFF_DOUBLING, 0, 1,
 	 "off (every congested batch searches) | doubling (after a fruitless search from a base, "
 	 "1, 2, 4, ... batches without one; new steady congestion ends it)", backoff_names},
+	/* 2: after a second fruitless search the base's history has already
+	 * been searched twice; a third that finds a candidate mostly finds the
+	 * history's noise (docs/controller.md, "A base searched twice in
+	 * vain") */
+	{"fruitless_stop", "-", "searches", P_INT, OFF(fruitless_stop), 2, 0, 1000000,
+	 "after this many searches from one base found nothing, none from it until the base "
+	 "changes, new steady congestion appears or the loop starts afresh (0: off)",
+	 NULL},
 	/* steady: fig5b at p = 0 (the job's own flows collide on ECMP paths
 	 * drawn every epoch), 200 seeds, reverted epochs 15.6 / 19.4 -> 11.4 /
 	 * 12.5 %, late changes per 100 epochs 3.8 / 4.7 -> 2.7 / 3.3, gain
@@ -336,7 +344,7 @@ static const char *const profile_paper[] = {"estimator", "paper", "keep_rule", "
                                             "selection", "first", "pruning", "degree",
                                             "max_accepted", "4", "escalation", "0",
                                             "explore_free", "0", "search_backoff", "off",
-                                            "keep_resets", "any",
+                                            "fruitless_stop", "0", "keep_resets", "any",
                                             "epsilon", "0.05", "shift", "0",
                                             "shift_history", "keep", "shift_test", "mean",
                                             "return_after", "0",
@@ -347,7 +355,7 @@ static const char *const profile_default[] = {"estimator", "overlap", "keep_rule
                                               "selection", "best", "pruning", "estimate",
                                               "max_accepted", "8", "escalation", "2",
                                               "explore_free", "1", "search_backoff", "doubling",
-                                              "keep_resets", "steady",
+                                              "fruitless_stop", "2", "keep_resets", "steady",
                                               "epsilon", "0.03",
                                               "shift", "0.15", "shift_history", "forget",
                                               "shift_test", "range",
