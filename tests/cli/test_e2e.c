@@ -518,11 +518,13 @@ static int count_str(const char *path, const char *what)
 }
 
 /* fruitless (not the default): a search from the base that finds nothing
- * raises the bar of the next ones.  fig8, seed 2, 16 links at 50 Gbps:
- * after its kept change at epoch 11, searches find nothing until one, at
- * epoch 47, finds a candidate estimated +4.7 %, above epsilon, that runs
- * -2.7 % and is reverted.  At fruitless 0.5 the searches before it have
- * raised the bar, the candidate is not tried, and the log says why. */
+ * raises the bar of the next ones.  fig8, seed 2, 16 links at 50 Gbps,
+ * with fruitless_stop 0 (the default's stop after two fruitless searches
+ * would end the searches before epoch 47 on its own): after its kept
+ * change at epoch 11, searches find nothing until one, at epoch 47, finds
+ * a candidate estimated +4.7 %, above epsilon, that runs -2.7 % and is
+ * reverted.  At fruitless 0.5 the searches before it have raised the bar,
+ * the candidate is not tried, and the log says why. */
 Test(e2e, fruitless_searches_raise_the_bar)
 {
 	char on[4200], off[4200], p[4400], q[4400];
@@ -531,7 +533,7 @@ Test(e2e, fruitless_searches_raise_the_bar)
 	             SRC "/scenarios/paper/fig8.yaml", "--set", "seed=2", "--set",
 	             "congestion.degraded_links.count=16", "--set",
 	             "congestion.degraded_links.rate=50Gbps", "--set", "params.fruitless=0.5",
-	             "--no-plot", "--quiet", NULL);
+	             "--set", "params.fruitless_stop=0", "--no-plot", "--quiet", NULL);
 	snprintf(p, sizeof p, "%s/runs/c0000/decisions.jsonl", on);
 	snprintf(q, sizeof q, "%s/runs/c0000/decisions.jsonl", off);
 	non = count_str(p, "\"action\":\"change\"");
@@ -540,6 +542,31 @@ Test(e2e, fruitless_searches_raise_the_bar)
 	cr_assert_geq(non, 1, "no try at all with fruitless 0.5");
 	assert_contains(p, " fruitless search");
 	cr_assert_eq(count_str(q, " fruitless search"), 0, "fruitless 0 counts fruitless searches");
+}
+
+/* fruitless_stop (the default, 2): the same run, fig8, seed 2, 16 links at
+ * 50 Gbps.  After the kept change, two searches from the base find nothing
+ * and the base is not searched again: the try of epoch 47 (estimated +4.7
+ * %, run at -2.7 %, reverted) is not made, the log says why, and nothing is
+ * kept or lost besides (the run's gain moves by that try's epochs). */
+Test(e2e, a_base_searched_twice_in_vain_is_not_searched_again)
+{
+	char on[4200], off[4200], p[4400], q[4400];
+	int non, noff;
+	sweep_on_off("fruitless-stop", "params.fruitless_stop=0", on, off, sizeof on,
+	             SRC "/scenarios/paper/fig8.yaml", "--set", "seed=2", "--set",
+	             "congestion.degraded_links.count=16", "--set",
+	             "congestion.degraded_links.rate=50Gbps", "--no-plot", "--quiet", NULL);
+	snprintf(p, sizeof p, "%s/runs/c0000/decisions.jsonl", on);
+	snprintf(q, sizeof q, "%s/runs/c0000/decisions.jsonl", off);
+	non = count_str(p, "\"action\":\"change\"");
+	noff = count_str(q, "\"action\":\"change\"");
+	cr_assert_lt(non, noff, "new tries: %d with fruitless_stop 2, %d with 0", non, noff);
+	cr_assert_geq(non, 1, "no try at all");
+	assert_contains(p, "no search: 2 searches from this base found nothing (fruitless_stop)");
+	cr_assert_eq(count_str(q, "(fruitless_stop)"), 0);
+	cr_assert_eq(count_str(p, "\"action\":\"revert"), count_str(q, "\"action\":\"revert") - 1,
+	             "the one revert fewer is the try not made");
 }
 
 /* estimator auto on a ring whose congestion is erratic: fig8's 16
