@@ -1110,8 +1110,9 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			}
 		} else {
 			/* a batch held back by fruitless_stop is not one without
-			 * exploration: the search it holds back would search the
-			 * history twice found empty; a forced round there would undo it */
+			 * exploration: the search it holds back is one the history
+			 * has twice answered with nothing, and a forced round there
+			 * would undo the stop */
 			int stopped = waiting && c->idle_wait == IDLE_STOPPED;
 			if (!stopped)
 				c->quiet_rounds++;
