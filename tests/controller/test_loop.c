@@ -807,6 +807,15 @@ Test(loop, a_base_searched_twice_in_vain_is_searched_again_only_for_new_congesti
 	cr_assert_not_null(stop, "%s", on);
 	s2 = searches_after(on, stop);
 	s0 = searches_after(off, NULL);
+	/* the search on the base right after the revert found nothing and
+	 * counts: it and one more, then the stop */
+	{
+		const char *rv = strstr(on, "\"action\":\"revert\"");
+		cr_assert(rv && rv < stop, "no revert before the stop: %s", on);
+		while (rv > on && rv[-1] != '\n')
+			rv--;
+		cr_assert_eq(searches_after(on, rv) - s2, 2, "searches from the revert's line to the stop");
+	}
 	cr_assert_eq(s2, 0, "%d searches after the stop", s2);
 	cr_assert_null(strstr(on, "forced exploration"), "a forced round undid the stop");
 	cr_assert_geq(searches_after(on, NULL), 2);

@@ -357,6 +357,25 @@ static void set_base(react_ctl_t *c, const react_pattern_t *p)
 	c->fruitless = 0;
 }
 
+/* A search from the base found nothing (the base's batch, or the base
+ * right after a revert, c->cong its verdicts): it counts toward
+ * fruitless_stop, and the base batch's (backoff) starts or doubles the
+ * search backoff; at fruitless_stop the wait lasts until the base changes,
+ * new steady congestion appears or the loop starts afresh. */
+static void note_fruitless(react_ctl_t *c, int backoff)
+{
+	int stop;
+	c->fruitless++;
+	stop = c->p.fruitless_stop > 0 && c->fruitless >= c->p.fruitless_stop;
+	if (!stop && !(backoff && c->p.search_backoff == REACT_BACKOFF_DOUBLING))
+		return;
+	if (c->idle_wait == 0)
+		for (size_t f = 0; f < c->F; f++)
+			c->seen[f] = c->cong[f] != REACT_CONG_NONE;
+	c->idle_wait = stop ? IDLE_STOPPED : c->idle_wait ? 2 * c->idle_wait : 1;
+	c->idle_left = c->idle_wait;
+}
+
 /* escalation_delay: a failed try runs L epochs before its first look
  * (early_revert, else the batch) and D more before its revert applies;
  * each failed round weighs (L + D) / L at escalation_delay 1 */
@@ -985,6 +1004,8 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 			if (nc0 > 0) {
 				if ((st = search(c, 0, &dout, &escalated)) != REACT_OK)
 					goto fail;
+				if (!dout.g1)
+					note_fruitless(c, 0);
 			}
 			/* the log's congested list is the batch that ran (G1) */
 			if ((st = react_detect(ran, c->bfct, B, c->p.delta1, c->p.delta2, c->cong, &ncong)) !=
@@ -1067,17 +1088,8 @@ static react_status_t end_batch(react_ctl_t *c, int64_t epoch, const react_patte
 		if ((want && !waiting) || forced) {
 			if ((st = search(c, forced, &dout, &escalated)) != REACT_OK)
 				goto fail;
-			if (!dout.g1 && !forced) {
-				c->fruitless++;
-				int stop = c->p.fruitless_stop > 0 && c->fruitless >= c->p.fruitless_stop;
-				if (c->p.search_backoff == REACT_BACKOFF_DOUBLING || stop) {
-					if (c->idle_wait == 0)
-						for (size_t f = 0; f < c->F; f++)
-							c->seen[f] = c->cong[f] != REACT_CONG_NONE;
-					c->idle_wait = stop ? IDLE_STOPPED : c->idle_wait ? 2 * c->idle_wait : 1;
-					c->idle_left = c->idle_wait;
-				}
-			}
+			if (!dout.g1 && !forced)
+				note_fruitless(c, 1);
 			if (dout.g1) {
 				char msg[192];
 				if (forced)
