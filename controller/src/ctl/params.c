@@ -191,11 +191,11 @@ static const pdesc_t params_table[] = {
 	/* 2: a search from a base that has twice found nothing mostly finds
 	 * the history's noise: in sample, the tries made from a base after a
 	 * fruitless search from it ran -3.2 % on average (23 of about 100
-	 * kept).  The stop takes fig8's late changes from 1.17 to 0.33 per 100
-	 * epochs and fig6's reverted epochs from 11.2 to 8.3 %, for -0.21
-	 * points on fig5a held out; 1 costs fig5a 0.33 points in sample, 3
-	 * settles little (docs/controller.md, "A base searched twice in
-	 * vain") */
+	 * kept).  The stop (the search right after a revert counted too)
+	 * takes fig8's late changes from 1.17 to 0.33 per 100 epochs and
+	 * fig6's reverted epochs from 11.2 to 5.8 %, for -0.19 points on fig5a
+	 * held out; 1 costs fig5a 0.33 points in sample, 3 settles little
+	 * (docs/controller.md, "A base searched twice in vain") */
 	{"fruitless_stop", "-", "searches", P_INT, OFF(fruitless_stop), 2, 0, 1000000,
 	 "after this many searches from one base found nothing, none from it until the base "
 	 "changes, new steady congestion appears or the loop starts afresh (0: off)",
