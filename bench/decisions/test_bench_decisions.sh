@@ -2,8 +2,9 @@
 # bench-decisions over a sweep made without --oracle (as quiet.sh uses it):
 # every figure but the oracle's, counted from the runs.  5 runs of fig5b
 # with no external flow (the job's own ECMP collisions make it change
-# patterns; seeds 6-10, two of which extend a change's test): the REACT runs and the mean gain agree with runs.csv, the
-# measured epochs are 5 x (100 - 25 warm-up), no oracle line is printed;
+# patterns; seeds 6-10, two of which extend a change's test): the REACT
+# runs and the mean gain agree with runs.csv, the measured epochs are 5 x
+# (100 - 25 warm-up), no oracle line is printed;
 # a runs.csv without the improvement column is refused, naming the file.
 # The correlation of estimated and observed gain is over the changes'
 # verdicts, an extension's interim line not counted again.

@@ -739,13 +739,15 @@ Test(loop, fruitless_congestion_settles, .timeout = 60 * REACT_TEST_TIME_SCALE)
  * new steady congestion appears (another rank slow from epoch 96, the
  * first of a batch), that batch searches at once instead of waiting out
  * the backoff. */
-Test(loop, new_congestion_ends_the_backoff)
+/* The 16-rank tree with rank 1 slow and, from epoch 96, rank 3 too: the
+ * decision log of 110 epochs with the default parameters, and where the
+ * batch ending at epoch 101 starts in it. */
+static char *new_congestion_log(const char **after)
 {
 	react_pattern_t *g;
 	react_params_t prm;
 	net_t n1 = {0}, n2 = {0};
-	react_ctl_t *c;
-	char *buf = NULL, *line, *after;
+	char *buf = NULL;
 	size_t len = 0;
 	int nrev, nchg;
 	FILE *log = open_memstream(&buf, &len);
@@ -754,20 +756,26 @@ Test(loop, new_congestion_ends_the_backoff)
 	n1.N = n2.N = 16;
 	n1.slow = slow_into(16, 1, 3.0);
 	n2.slow = slow_into(16, 3, 2.0);
-	c = drive_nets(g, &prm, &n1, &n2, 96, 110, log, &nrev, &nchg, NULL);
+	react_ctl_destroy(drive_nets(g, &prm, &n1, &n2, 96, 110, log, &nrev, &nchg, NULL));
 	fclose(log);
-	after = strstr(buf, "{\"epoch\":101,");
-	cr_assert_not_null(after, "no batch ended at epoch 101");
+	free(n1.slow);
+	free(n2.slow);
+	react_pattern_destroy(g);
+	*after = strstr(buf, "{\"epoch\":101,");
+	cr_assert_not_null(*after, "no batch ended at epoch 101");
+	return buf;
+}
+
+Test(loop, new_congestion_ends_the_backoff)
+{
+	const char *after, *line;
+	char *buf = new_congestion_log(&after);
 	line = strstr(buf, "no search: backoff");
 	cr_assert(line && line < after, "no backoff before the new congestion");
 	cr_assert_null(strstr(after, "no search: backoff"),
 	               "the batch after new congestion waited out the backoff");
 	cr_assert(strstr(after, "\"action\":\"change\""), "new congestion was not searched");
-	react_ctl_destroy(c);
 	free(buf);
-	free(n1.slow);
-	free(n2.slow);
-	react_pattern_destroy(g);
 }
 
 /* fruitless_stop: a search from the base runs at the start of a batch's
@@ -789,14 +797,9 @@ static int searches_after(const char *log, const char *from)
 Test(loop, a_base_searched_twice_in_vain_is_searched_again_only_for_new_congestion)
 {
 	react_params_t prm;
-	react_pattern_t *g;
-	net_t n1 = {0}, n2 = {0};
-	react_ctl_t *c;
-	int nrev, nchg, c0, c2, s0, s2;
-	char *on, *off, *buf = NULL;
+	int nrev, c0, c2, s0, s2;
+	char *on, *off, *buf;
 	const char *stop, *after;
-	size_t len = 0;
-	FILE *log;
 	loop_params(&prm);
 	cr_assert_eq(prm.fruitless_stop, 2, "the default");
 	on = slow_rank1_ring_log(&prm, 300, &nrev, &c2);
@@ -825,24 +828,11 @@ Test(loop, a_base_searched_twice_in_vain_is_searched_again_only_for_new_congesti
 	free(on);
 	free(off);
 
-	loop_params(&prm);
-	log = open_memstream(&buf, &len);
-	cr_assert_eq(react_gen_tree_allreduce(16, 2000000, &g), REACT_OK);
-	n1.N = n2.N = 16;
-	n1.slow = slow_into(16, 1, 3.0);
-	n2.slow = slow_into(16, 3, 2.0);
-	c = drive_nets(g, &prm, &n1, &n2, 96, 110, log, &nrev, &nchg, NULL);
-	fclose(log);
-	after = strstr(buf, "{\"epoch\":101,");
-	cr_assert_not_null(after, "no batch ended at epoch 101");
+	buf = new_congestion_log(&after);
 	stop = strstr(buf, "(fruitless_stop)");
 	cr_assert(stop && stop < after, "the search had not stopped before the new congestion: %s", buf);
 	cr_assert(strstr(after, "\"action\":\"change\""), "new congestion was not searched: %s", after);
-	react_ctl_destroy(c);
 	free(buf);
-	free(n1.slow);
-	free(n2.slow);
-	react_pattern_destroy(g);
 }
 
 /* Congestion that starts mid-run (rank 3's downlink at a third of its rate
