@@ -27,11 +27,12 @@
 # else in it is the sweep's.  The per-run directories are not committed and
 # are removed at the end (the command recreates them, identical).
 #
-#   results/paper/make.sh [--backend flow|dctcp] [-j N] [--no-oracle]
+#   results/paper/make.sh [--backend flow|dctcp] [-j N]
+#                         [--no-oracle | --oracle-only]
 #                         [-s fig6,fig7a,...] [-p default|paper]
 #   (from the repository root; -s: only those figures; -p: one profile's
 #   directories only, e.g. after a change of the defaults, which the paper
-#   profile does not run)
+#   profile does not run; --oracle-only: the oracle's subsets alone)
 set -eu
 figs="fig5a fig5b fig6 fig7a fig7b fig8 fig12"
 only=
@@ -47,6 +48,7 @@ want() { case $only in "" | *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 backend=flow
 j=2
 oracle=1
+sweeps=1
 profs="default paper"
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -56,11 +58,12 @@ while [ $# -gt 0 ]; do
 	    shift 2 ;;
 	-j) j=$2; shift 2 ;;
 	--no-oracle) oracle=0; shift ;;
+	--oracle-only) sweeps=0; shift ;;
 	-s) figs_only "$2"; shift 2 ;;
 	-p) case $2 in default | paper) profs=$2 ;;
 	    *) echo "make.sh: -p: '$2' is not a profile (expected default or paper)" >&2; exit 2 ;; esac
 	    shift 2 ;;
-	*) echo "make.sh: unknown argument '$1' (expected --backend B, -j N, --no-oracle, -s FIGS or -p PROFILE)" >&2; exit 2 ;;
+	*) echo "make.sh: unknown argument '$1' (expected --backend B, -j N, --no-oracle, --oracle-only, -s FIGS or -p PROFILE)" >&2; exit 2 ;;
 	esac
 done
 R=build/react
@@ -90,7 +93,9 @@ run() {
 # the directory suffix and the override of a profile
 prof_sfx() { [ "$1" = paper ] && echo -paper || true; }
 prof_set() { [ "$1" = paper ] && echo "--set params.profile=paper" || true; }
+[ $oracle = 1 ] || [ $sweeps = 1 ] || { echo "make.sh: --no-oracle and --oracle-only leave nothing to run" >&2; exit 2; }
 for prof in $profs; do
+	[ $sweeps = 1 ] || break
 	for f in $figs; do
 		want $f || continue
 		# shellcheck disable=SC2046
