@@ -30,7 +30,8 @@
 #   results/paper/make.sh [--backend flow|dctcp] [-j N]
 #                         [--no-oracle | --oracle-only]
 #                         [-s fig6,fig7a,...] [-p default|paper]
-#   (from the repository root; -s: only those figures; -p: one profile's
+#   (from the repository root; REACT=PATH: the react program to run,
+#   default build/react; -s: only those figures; -p: one profile's
 #   directories only, e.g. after a change of the defaults, which the paper
 #   profile does not run; --oracle-only: the oracle's subsets alone)
 set -eu
@@ -66,7 +67,7 @@ while [ $# -gt 0 ]; do
 	*) echo "make.sh: unknown argument '$1' (expected --backend B, -j N, --no-oracle, --oracle-only, -s FIGS or -p PROFILE)" >&2; exit 2 ;;
 	esac
 done
-R=build/react
+R=${REACT:-build/react}
 out=results/paper
 if [ $backend = flow ]; then
 	tag=""; B=""; oopt=""
