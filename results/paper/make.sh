@@ -31,7 +31,8 @@
 #                         [--no-oracle | --oracle-only]
 #                         [-s fig6,fig7a,...] [-p default|paper]
 #   (from the repository root; REACT=PATH: the react program to run,
-#   default build/react; -s: only those figures; -p: one profile's
+#   default build/react; PAPER_DIR=DIR: where the directories go, default
+#   results/paper; -s: only those figures; -p: one profile's
 #   directories only, e.g. after a change of the defaults, which the paper
 #   profile does not run; --oracle-only: the oracle's subsets alone)
 set -eu
@@ -68,7 +69,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 R=${REACT:-build/react}
-out=results/paper
+[ -x "$R" ] || { echo "make.sh: $R: no such program (build first: meson compile -C build; or set REACT)" >&2; exit 2; }
+out=${PAPER_DIR:-results/paper}
 if [ $backend = flow ]; then
 	tag=""; B=""; oopt=""
 	cache=${ORACLE_CACHE:-results/paper/oracle-cache}
