@@ -155,6 +155,15 @@ Test(loop, no_congestion_no_change)
 	react_pattern_destroy(g);
 }
 
+/* The start of the line of log (a decision log, one JSON line per batch)
+ * that p points into. */
+static const char *line_start(const char *log, const char *p)
+{
+	while (p > log && p[-1] != '\n')
+		p--;
+	return p;
+}
+
 static double *slow_into(int32_t N, int32_t r, double m)
 {
 	double *s = malloc((size_t)N * N * sizeof *s);
@@ -188,10 +197,9 @@ Test(loop, tree_congested_receiver_change_is_kept)
 	cr_assert_not_null(strstr(buf, "\"type\":\"steady\""));
 	{
 		/* the batch that kept a change: its observed mean beats the original */
-		char *k = strstr(buf, "\"kept\":true"), *line;
+		const char *k = strstr(buf, "\"kept\":true"), *line;
 		cr_assert_not_null(k, "no change was kept");
-		for (line = k; line > buf && line[-1] != '\n'; line--)
-			;
+		line = line_start(buf, k);
 		fct = malloc(g->nflows * sizeof *fct);
 		net_run(&n, g, 0, fct, &T0);
 		cr_assert_eq(sscanf(strstr(line, "\"mean_epoch_time\":"), "\"mean_epoch_time\":%lf", &T1), 1);
@@ -735,10 +743,6 @@ Test(loop, fruitless_congestion_settles, .timeout = 60 * REACT_TEST_TIME_SCALE)
 	cr_assert_gt(busy, quiet, "without escalation and backoff: %d, with: %d", busy, quiet);
 }
 
-/* Congestion that nothing more relieves puts the search in backoff; when
- * new steady congestion appears (another rank slow from epoch 96, the
- * first of a batch), that batch searches at once instead of waiting out
- * the backoff. */
 /* The 16-rank tree with rank 1 slow and, from epoch 96, rank 3 too: the
  * decision log of 110 epochs with the default parameters, and where the
  * batch ending at epoch 101 starts in it. */
@@ -766,6 +770,10 @@ static char *new_congestion_log(const char **after)
 	return buf;
 }
 
+/* Congestion that nothing more relieves puts the search in backoff; when
+ * new steady congestion appears (another rank slow from epoch 96, the
+ * first of a batch), that batch searches at once instead of waiting out
+ * the backoff. */
 Test(loop, new_congestion_ends_the_backoff)
 {
 	const char *after, *line;
@@ -815,9 +823,8 @@ Test(loop, a_base_searched_twice_in_vain_is_searched_again_only_for_new_congesti
 	{
 		const char *rv = strstr(on, "\"action\":\"revert\"");
 		cr_assert(rv && rv < stop, "no revert before the stop: %s", on);
-		while (rv > on && rv[-1] != '\n')
-			rv--;
-		cr_assert_eq(searches_after(on, rv) - s2, 2, "searches from the revert's line to the stop");
+		cr_assert_eq(searches_after(on, line_start(on, rv)) - s2, 2,
+		             "searches from the revert's line to the stop");
 	}
 	cr_assert_eq(s2, 0, "%d searches after the stop", s2);
 	cr_assert_null(strstr(on, "forced exploration"), "a forced round undid the stop");
@@ -1282,9 +1289,7 @@ Test(loop, a_keep_under_erratic_congestion_alone_keeps_the_failed_rounds,
 		              a, b);
 		if (k) {
 			/* the line is a keep's, and the two runs agree up to it */
-			const char *line = k;
-			while (line > st && line[-1] != '\n')
-				line--;
+			const char *line = line_start(st, k);
 			const char *kt = strstr(line, "\"kept\":true");
 			cr_assert(kt && kt < k && !memchr(line, '\n', (size_t)(kt - line)), "%.400s", line);
 			cr_assert_eq(strncmp(st, an, (size_t)(line - st)), 0, "salt %d", (int)salt);
