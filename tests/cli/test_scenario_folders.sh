@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every shipped scenario runs: configuration 0 of each file of the four
-# scenario folders (paper, regress, validation, gpu) and the quick start,
+# scenario folders (paper, regress, validation, gpu), the quick start and
+# the decision benchmark's probe (bench/decisions/probe),
 # shortened to 4 epochs per job (1 of warm-up), on its own backend (gpu
 # files on the host transport, which needs no GPU).  Each run must exit 0, print
 # its summary and write runs/c0000/epochs.csv with 2 x 4 rows per job.
@@ -13,7 +14,7 @@ trap 'rm -rf "$T"' EXIT
 fails=0
 n=0
 for f in "$SRC"/scenarios/quickstart.yaml "$SRC"/scenarios/paper/*.yaml "$SRC"/scenarios/regress/*.yaml \
-	"$SRC"/scenarios/validation/*.yaml "$SRC"/scenarios/gpu/*.yaml; do
+	"$SRC"/scenarios/validation/*.yaml "$SRC"/scenarios/gpu/*.yaml "$SRC"/bench/decisions/probe/*.yaml; do
 	n=$((n + 1))
 	jobs=$(grep -c "^  - *{*name:" "$f")
 	[ "$jobs" -ge 1 ] || jobs=1
